@@ -157,7 +157,8 @@ func TestRecordRecvMatchesPostgres(t *testing.T) {
 // TestCompositeParamChecksFieldDomains pins that a composite parameter
 // whose field is declared with a domain has the domain's constraints
 // checked, in binary (record_recv, the field sent with the domain's OID)
-// and in text (record_in), on fickle as on PostgreSQL.
+// and in text (record_in), inside arrays and nested composites too, on
+// fickle as on PostgreSQL.
 func TestCompositeParamChecksFieldDomains(t *testing.T) {
 	srv := startSQLServer(t, Config{})
 	dsns := map[string]string{"fickle": fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())}
@@ -173,7 +174,7 @@ func TestCompositeParamChecksFieldDomains(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close(ctx)
-			if _, err := c.Exec(ctx, "BEGIN; CREATE DOMAIN posint AS int4 CHECK (VALUE > 0); CREATE TYPE dpair AS (d posint)").ReadAll(); err != nil {
+			if _, err := c.Exec(ctx, "BEGIN; CREATE DOMAIN posint AS int4 CHECK (VALUE > 0); CREATE TYPE dpair AS (d posint); CREATE TYPE dnest AS (p dpair)").ReadAll(); err != nil {
 				t.Fatal(err)
 			}
 			defer func() { _, _ = c.Exec(ctx, "ROLLBACK").ReadAll() }()
@@ -185,27 +186,33 @@ func TestCompositeParamChecksFieldDomains(t *testing.T) {
 			record := func(v int32) []byte {
 				return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, 1), uint32(posint)), 4), uint32(v))
 			}
+			const violates = `ERROR: value for domain posint violates check constraint "posint_check" (SQLSTATE 23514)`
 			cases := []struct {
+				sql    string
 				value  []byte
 				format int16
 				want   string
 			}{
-				{record(5), 1, "(5)"},
-				{record(-1), 1, `ERROR: value for domain posint violates check constraint "posint_check" (SQLSTATE 23514)`},
-				{[]byte("(5)"), 0, "(5)"},
-				{[]byte("(-1)"), 0, `ERROR: value for domain posint violates check constraint "posint_check" (SQLSTATE 23514)`},
+				{"SELECT $1::dpair::text", record(5), 1, "(5)"},
+				{"SELECT $1::dpair::text", record(-1), 1, violates},
+				{"SELECT $1::dpair::text", []byte("(5)"), 0, "(5)"},
+				{"SELECT $1::dpair::text", []byte("(-1)"), 0, violates},
+				{"SELECT $1::dpair[]::text", []byte(`{"(5)",NULL}`), 0, `{(5),NULL}`},
+				{"SELECT $1::dpair[]::text", []byte(`{"(5)","(-1)"}`), 0, violates},
+				{"SELECT $1::dnest::text", []byte(`("(-1)")`), 0, violates},
+				{"SELECT $1::dnest::text", []byte(`("(2)")`), 0, `("(2)")`},
 			}
 			for _, tc := range cases {
 				if _, err := c.Exec(ctx, "SAVEPOINT s").ReadAll(); err != nil {
 					t.Fatal(err)
 				}
-				res := c.ExecParams(ctx, "SELECT $1::dpair::text", [][]byte{tc.value}, nil, []int16{tc.format}, nil).Read()
+				res := c.ExecParams(ctx, tc.sql, [][]byte{tc.value}, nil, []int16{tc.format}, nil).Read()
 				got := fmt.Sprint(res.Err)
 				if res.Err == nil {
 					got = string(res.Rows[0][0])
 				}
 				if got != tc.want {
-					t.Errorf("%x (format %d): got %s, want %s", tc.value, tc.format, got, tc.want)
+					t.Errorf("%s with %x (format %d): got %s, want %s", tc.sql, tc.value, tc.format, got, tc.want)
 				}
 				if _, err := c.Exec(ctx, "ROLLBACK TO s").ReadAll(); err != nil {
 					t.Fatal(err)

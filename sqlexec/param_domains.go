@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -125,11 +126,30 @@ func (b *binder) paramChecks() ([]domainCheck, error) {
 	return checks, nil
 }
 
-// fieldDomainsCheck is the check of a value of composite type t (a
-// composite type or a table's row type) against the domains its fields
-// are declared with, as record_in and record_recv run each field's domain
-// input; nil when no field has a domain.
+// fieldDomainsCheck is the check of a value of type t (a composite type, a
+// table's row type or an array of one) against the domains the fields of
+// its composite values are declared with, fields of nested composite
+// values included, as record_in and record_recv run each field's domain
+// input; nil when no such field has a domain.
 func (b *binder) fieldDomainsCheck(t types.Type) (domainCheck, error) {
+	if elem, isArray := t.Elem(); isArray {
+		inner, err := b.fieldDomainsCheck(elem)
+		if err != nil || inner == nil {
+			return nil, err
+		}
+		return func(x *execCtx, v any) error {
+			elems, _ := pgarray.Elems(v)
+			for _, e := range elems {
+				if e == nil {
+					continue
+				}
+				if err := inner(x, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	}
 	c := b.catalogNow()
 	var td *typeDesc
 	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
@@ -140,21 +160,36 @@ func (b *binder) fieldDomainsCheck(t types.Type) (domainCheck, error) {
 	if td == nil {
 		return nil, nil
 	}
-	fields, err := b.fieldDomainChecks(td)
-	if err != nil || fields == nil {
+	domains, err := b.fieldDomainChecks(td)
+	if err != nil {
 		return nil, err
+	}
+	nested := make([]domainCheck, len(td.fields))
+	found := domains != nil
+	for i, f := range td.fields {
+		if nested[i], err = b.fieldDomainsCheck(f.Type); err != nil {
+			return nil, err
+		}
+		found = found || nested[i] != nil
+	}
+	if !found {
+		return nil, nil
 	}
 	return func(x *execCtx, v any) error {
 		vals, ok := v.([]any)
 		if !ok {
 			return nil
 		}
-		for i, check := range fields {
-			if check == nil || i >= len(vals) {
-				continue
+		for i, val := range vals {
+			if i < len(nested) && nested[i] != nil && val != nil {
+				if err := nested[i](x, val); err != nil {
+					return err
+				}
 			}
-			if err := check(x, vals[i]); err != nil {
-				return err
+			if i < len(domains) && domains[i] != nil {
+				if err := domains[i](x, val); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
