@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -9,9 +11,10 @@ import (
 )
 
 // Records and composite values travel in binary as record_send writes
-// them: the count of fields, then for each its type's OID and its value
-// (length-prefixed, -1 for NULL) in its type's binary form. An anonymous
-// record's fields are those its column's typmod names inside fickle.
+// them and record_recv reads them: the count of fields, then for each its
+// type's OID and its value (length-prefixed, -1 for NULL) in its type's
+// binary form. An anonymous record's fields are those its column's typmod
+// names inside fickle; one cannot be received.
 
 // recordOf returns the record or composite type of t, or of its elements
 // (array true); ok is false for other types.
@@ -87,7 +90,7 @@ func appendRecord(buf []byte, t types.Type, v any) ([]byte, error) {
 	}
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(fields)))
 	for i, f := range fields {
-		buf = binary.BigEndian.AppendUint32(buf, uint32(f.Type.Oid))
+		buf = binary.BigEndian.AppendUint32(buf, fieldTypeOID(f))
 		if vals[i] == nil {
 			buf = binary.BigEndian.AppendUint32(buf, 0xffffffff)
 			continue
@@ -101,4 +104,90 @@ func appendRecord(buf []byte, t types.Type, v any) ([]byte, error) {
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 	}
 	return buf, nil
+}
+
+// firstGenbkiObjectID is FirstGenbkiObjectId: OIDs below it are the
+// built-in ones, stable enough for record_recv to compare.
+const firstGenbkiObjectID = 10000
+
+// fieldTypeOID is the type OID record_send and record_recv give a field:
+// the domain it was declared with, else its type's.
+func fieldTypeOID(f types.Field) uint32 {
+	if f.Domain != 0 {
+		return uint32(f.Domain)
+	}
+	return uint32(f.Type.Oid)
+}
+
+// decodeTypedBinary reads the binary form src of a value of type t: a
+// record or composite value (or an array of them) by record_recv, any
+// other by its type's receive function.
+func decodeTypedBinary(t types.Type, src []byte) (any, error) {
+	rec, array, ok := recordOf(t)
+	switch {
+	case !ok:
+		return decodeBinaryValue(uint32(t.Oid), src)
+	case array:
+		return wire.DecodeArrayWith(uint32(rec.Oid), src, func(src []byte) (any, error) { return decodeRecord(rec, src) })
+	}
+	return decodeRecord(rec, src)
+}
+
+// decodeRecord is record_recv: the count of columns, then for each its
+// type's OID (checked against the field's when both are built-in) and its
+// value, length-prefixed (-1 for NULL), read by the field type's receive
+// function with the field's typmod applied. The constraints of a field's
+// domain are checked where the value is used (sqlexec's parameter checks),
+// which knows the catalog.
+func decodeRecord(t types.Type, src []byte) (any, error) {
+	fields, known := t.Fields()
+	if t.Oid == types.OidRecord || !known {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
+	}
+	insufficient := func() error { return pgerror.New(pgerror.ProtocolViolation, "insufficient data left in message") }
+	if len(src) < 4 {
+		return nil, insufficient()
+	}
+	if n := int32(binary.BigEndian.Uint32(src)); int(n) != len(fields) {
+		return nil, pgerror.Newf(pgerror.DatatypeMismatch, "wrong number of columns: %d, expected %d", n, len(fields))
+	}
+	src = src[4:]
+	vals := make([]any, len(fields))
+	for i, f := range fields {
+		if len(src) < 8 {
+			return nil, insufficient()
+		}
+		got, want := binary.BigEndian.Uint32(src), fieldTypeOID(f)
+		if got != want && got < firstGenbkiObjectID && want < firstGenbkiObjectID {
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "binary data has type %d (%s) instead of expected %d (%s) in record column %d",
+				got, types.FormatTypeBe(types.Type{Oid: types.Oid(got), Typmod: -1}), want, types.FormatTypeBe(types.Type{Oid: f.Type.Oid, Typmod: -1}), i+1)
+		}
+		n := int32(binary.BigEndian.Uint32(src[4:]))
+		src = src[8:]
+		if n < -1 || int(n) > len(src) {
+			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "insufficient data left in message")
+		}
+		if n == -1 {
+			continue
+		}
+		base := types.Type{Oid: f.Type.Oid, Typmod: -1}
+		v, err := decodeTypedBinary(base, src[:n])
+		if errors.Is(err, wire.ErrIncorrectBinaryFormat) {
+			return nil, pgerror.Newf(pgerror.InvalidBinaryRepresentation, "improper binary format in record column %d", i+1)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if f.Type.Typmod >= 0 {
+			if v, err = types.Coerce(v, base, f.Type, types.CastAssignment); err != nil {
+				return nil, err
+			}
+		}
+		vals[i] = v
+		src = src[n:]
+	}
+	if len(src) != 0 {
+		return nil, fmt.Errorf("%s with %d bytes left over: %w", t, len(src), wire.ErrIncorrectBinaryFormat)
+	}
+	return vals, nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -42,4 +43,35 @@ func TestScalarBinary(t *testing.T) {
 	checkBinaryRefused(t, types.OidTimetz, "000000141dd7600100000000")     // past 24:00:00
 	checkBinaryRefused(t, types.OidTimetz, "0000000b524f65e900000000e100") // too long
 	checkBinaryRefused(t, types.OidTimetz, "0000000b524f65e90000e100")     // a zone of 16 hours
+}
+
+// TestFixedWidthRecvLengthErrors pins PostgreSQL 15's errors for a
+// fixed-width value of the wrong size: too short, the receive function
+// reads past the end (08P01, "no data" where it reads byte by byte); too
+// long, the bind parameter is malformed (22P03).
+func TestFixedWidthRecvLengthErrors(t *testing.T) {
+	tests := []struct {
+		oid     types.Oid
+		hex     string
+		code    pgerror.Code
+		message string
+	}{
+		{types.OidMacaddr, "0102030405", pgerror.ProtocolViolation, "no data left in message"},
+		{types.OidMacaddr, "01020304050607", pgerror.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter 1"},
+		{types.OidTID, "0000000001", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidTID, "00000000000102", pgerror.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter 1"},
+		{types.OidTimetz, "0000000000000000", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidMoney, "010203", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidXID, "010203", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidXID8, "00", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidPGLSN, "00", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidInt4, "000001", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{types.OidInt4, "0000000001", pgerror.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter 1"},
+		{types.OidBool, "", pgerror.ProtocolViolation, "no data left in message"},
+		{1007, "00000001000000000000001700000001000000010000000300000000", pgerror.ProtocolViolation, "insufficient data left in message"},
+		{1000, "000000010000000000000010000000010000000100000000", pgerror.ProtocolViolation, "no data left in message"},
+	}
+	for _, tt := range tests {
+		checkBindError(t, uint32(tt.oid), tt.hex, tt.code, tt.message)
+	}
 }

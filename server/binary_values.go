@@ -1,13 +1,9 @@
 package server
 
 import (
-	"net/netip"
-	"strconv"
-
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/fickle-db/fickle/internal/pgarray"
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 	"github.com/fickle-db/fickle/wire"
 )
@@ -34,66 +30,19 @@ func enumOf(oid uint32) (enum types.Type, array, ok bool) {
 // is text's.
 func textLike(t types.Type) bool { return t.IsEnum() || t.IsCitext() }
 
-// supportsBinary is wire.SupportsBinary for every type, enums, inet /
-// cidr and the range types included.
+// supportsBinary is wire.SupportsBinary for every type, enums, the
+// scalar codecs and the range types included.
 func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
 	_, _, _, isScalar := scalarCodecOf(oid)
-	return isEnum || isScalar || isHstore(oid) || isHstoreArray(oid) || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isScalar || isHstore(oid) || isHstoreArray(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
-func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
-
-// PostgreSQL's address families in inet_send: PGSQL_AF_INET and
-// PGSQL_AF_INET6.
-const pgAFInet, pgAFInet6 = 2, 3
-
-// appendNetwork is inet_send and cidr_send: family, mask bits, the cidr
-// flag, the address length, the address.
-func appendNetwork(buf []byte, oid uint32, a types.Inet) []byte {
-	family, n := byte(pgAFInet), 4
-	if a.V6 {
-		family, n = pgAFInet6, 16
-	}
-	cidr := byte(0)
-	if oid == uint32(types.OidCidr) {
-		cidr = 1
-	}
-	buf = append(buf, family, a.Bits, cidr, byte(n))
-	return append(buf, a.Addr[:n]...)
-}
-
-// decodeNetwork is inet_recv and cidr_recv: the value is read back through
-// its text form, so that cidr's bits right of the mask fail as its input
-// does.
-func decodeNetwork(oid uint32, src []byte) (any, error) {
-	bad := pgerror.Newf(pgerror.InvalidBinaryRepresentation, "invalid external \"%s\" value", types.Type{Oid: types.Oid(oid), Typmod: -1})
-	if len(src) < 4 {
-		return nil, bad
-	}
-	var addr netip.Addr
-	switch family, n := src[0], int(src[3]); {
-	case family == pgAFInet && n == 4 && len(src) == 8:
-		addr = netip.AddrFrom4([4]byte(src[4:8]))
-	case family == pgAFInet6 && n == 16 && len(src) == 20:
-		addr = netip.AddrFrom16([16]byte(src[4:20]))
-	default:
-		return nil, bad
-	}
-	if int(src[1]) > addr.BitLen() {
-		return nil, bad
-	}
-	return types.ParseText(types.Type{Oid: types.Oid(oid), Typmod: -1}, addr.String()+"/"+strconv.Itoa(int(src[1])))
-}
-
-// appendBinaryValue is wire.AppendBinary for every type, enums and inet /
-// cidr included.
+// appendBinaryValue is wire.AppendBinary for every type, enums and the
+// scalar codecs included.
 func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
-	if a, ok := v.(types.Inet); ok && isNetwork(oid) {
-		return appendNetwork(buf, oid, a), nil
-	}
 	if c, elem, array, ok := scalarCodecOf(oid); ok {
 		return appendScalarValue(c, elem, array, buf, v)
 	}
@@ -140,8 +89,8 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 // elements, are read by their type's input function, which checks and
 // normalizes them as text input does.
 func decodeBinaryValue(oid uint32, src []byte) (any, error) {
-	if isNetwork(oid) {
-		return decodeNetwork(oid, src)
+	if _, _, ok := recordOf(types.Type{Oid: types.Oid(oid), Typmod: -1}); ok {
+		return decodeTypedBinary(types.Type{Oid: types.Oid(oid), Typmod: -1}, src)
 	}
 	if c, elem, array, ok := scalarCodecOf(oid); ok {
 		return decodeScalarValue(c, elem, array, src)

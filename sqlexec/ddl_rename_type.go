@@ -133,7 +133,7 @@ func (d *ddl) reregisterType(old, cur *typeDesc) {
 		case t.enum != nil:
 			registerEnum(t)
 		case t.fields != nil || t.relid != 0:
-			types.RegisterComposite(types.Oid(t.oid), types.Oid(t.array), t.name, t.fields)
+			registerComposite(t.oid, t.array, t.name, t.fields, t.fieldDomains)
 		}
 	}
 	register(cur)

@@ -23,6 +23,19 @@ var compositeOIDs atomic.Uint32
 
 func init() { compositeOIDs.Store(1 << 30) }
 
+// registerComposite gives package types a composite type's fields, each
+// with the domain it was declared with (domains parallel to fields, 0 for
+// none).
+func registerComposite(oid, array uint32, name string, fields []types.Field, domains []uint32) {
+	fields = slices.Clone(fields)
+	for i := range fields {
+		if i < len(domains) {
+			fields[i].Domain = types.Oid(domains[i])
+		}
+	}
+	types.RegisterComposite(types.Oid(oid), types.Oid(array), name, fields)
+}
+
 // newCompositeOID returns an OID no other composite type, and no object of
 // any cluster, has.
 func newCompositeOID() uint32 { return compositeOIDs.Add(1) - 1 }
@@ -214,7 +227,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		}
 		t.fields = append(t.fields, types.Field{Name: cd.Colname, Type: ft})
 	}
-	types.RegisterComposite(types.Oid(t.oid), types.Oid(t.array), t.name, t.fields)
+	registerComposite(t.oid, t.array, t.name, t.fields, t.fieldDomains)
 	d.cat.schemas[schema].types[t.name] = t
 	d.applyTypeDefaultACL(t)
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -87,6 +88,21 @@ func (b *binder) domainParamType(n int, oid uint32) (t types.Type, ok bool) {
 // when no parameter is of one.
 func (b *binder) paramChecks() ([]domainCheck, error) {
 	var checks []domainCheck
+	add := func(i int, check domainCheck) {
+		if checks == nil {
+			checks = make([]domainCheck, max(len(b.paramDomains), len(b.params)))
+		}
+		if prev := checks[i]; prev != nil {
+			checks[i] = func(x *execCtx, v any) error {
+				if err := prev(x, v); err != nil {
+					return err
+				}
+				return check(x, v)
+			}
+			return
+		}
+		checks[i] = check
+	}
 	for i, oid := range b.paramDomains {
 		dom := b.domainByOid(oid)
 		if dom == nil {
@@ -96,12 +112,88 @@ func (b *binder) paramChecks() ([]domainCheck, error) {
 		if err != nil {
 			return nil, err
 		}
-		if checks == nil {
-			checks = make([]domainCheck, len(b.paramDomains))
+		add(i, check)
+	}
+	for i, t := range b.params {
+		check, err := b.fieldDomainsCheck(t)
+		if err != nil {
+			return nil, err
 		}
-		checks[i] = check
+		if check != nil {
+			add(i, check)
+		}
 	}
 	return checks, nil
+}
+
+// fieldDomainsCheck is the check of a value of type t (a composite type, a
+// table's row type or an array of one) against the domains the fields of
+// its composite values are declared with, fields of nested composite
+// values included, as record_in and record_recv run each field's domain
+// input; nil when no such field has a domain.
+func (b *binder) fieldDomainsCheck(t types.Type) (domainCheck, error) {
+	if elem, isArray := t.Elem(); isArray {
+		inner, err := b.fieldDomainsCheck(elem)
+		if err != nil || inner == nil {
+			return nil, err
+		}
+		return func(x *execCtx, v any) error {
+			elems, _ := pgarray.Elems(v)
+			for _, e := range elems {
+				if e == nil {
+					continue
+				}
+				if err := inner(x, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	}
+	c := b.catalogNow()
+	var td *typeDesc
+	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
+		td = tab.rowTypeDesc()
+	} else if ut := c.typeByOid(uint32(t.Oid)); ut != nil && ut.domain == nil {
+		td = ut
+	}
+	if td == nil {
+		return nil, nil
+	}
+	domains, err := b.fieldDomainChecks(td)
+	if err != nil {
+		return nil, err
+	}
+	nested := make([]domainCheck, len(td.fields))
+	found := domains != nil
+	for i, f := range td.fields {
+		if nested[i], err = b.fieldDomainsCheck(f.Type); err != nil {
+			return nil, err
+		}
+		found = found || nested[i] != nil
+	}
+	if !found {
+		return nil, nil
+	}
+	return func(x *execCtx, v any) error {
+		vals, ok := v.([]any)
+		if !ok {
+			return nil
+		}
+		for i, val := range vals {
+			if i < len(nested) && nested[i] != nil && val != nil {
+				if err := nested[i](x, val); err != nil {
+					return err
+				}
+			}
+			if i < len(domains) && domains[i] != nil {
+				if err := domains[i](x, val); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}, nil
 }
 
 // checkParams checks x's parameters against the constraints of the

@@ -37,7 +37,7 @@ func (t *tableDesc) rowTypeDesc() *typeDesc {
 		td.fields = append(td.fields, types.Field{Name: c.name, Type: c.typ})
 		td.fieldDomains = append(td.fieldDomains, c.domain)
 	}
-	types.RegisterComposite(types.Oid(t.rowType), types.Oid(t.rowArray), t.name, td.fields)
+	registerComposite(t.rowType, t.rowArray, t.name, td.fields, td.fieldDomains)
 	return td
 }
 

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -217,9 +218,11 @@ func DecodeArrayWith(elem uint32, src []byte, decodeElem func(src []byte) (any, 
 		if l < -1 || int(l) > len(src) {
 			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "insufficient data left in message")
 		}
+		// An element its receive function did not read whole is
+		// "improper"; the function's own errors keep their words.
 		v, err := decodeElem(src[:l])
 		if err != nil {
-			if pgerror.GetCode(err) == pgerror.InvalidBinaryRepresentation {
+			if errors.Is(err, ErrIncorrectBinaryFormat) {
 				return nil, pgerror.Newf(pgerror.InvalidBinaryRepresentation, "improper binary format in array element %d", i+1)
 			}
 			return nil, err

@@ -19,14 +19,15 @@ import (
 // bool, int64 for every integer and oid type, float64 for float4/float8,
 // *apd.Decimal for numeric, string for the character and json types, []byte
 // for bytea, int64 microseconds since midnight for time, time.Time in UTC for
-// date, timestamp and timestamptz,
+// date, timestamp and timestamptz (InfinityTime and NegInfinityTime for
+// infinity and -infinity),
 // pgtype.Interval for interval, [16]byte for uuid and []any for one-dimensional
 // arrays of those.
 //
-// The fixed-width scalars are encoded directly; the types with calendar or
-// decimal arithmetic go through pgtype's codecs, whose binary plans for their
-// own value types are stateless and planned once at init, so the codecs are
-// safe for concurrent use without a pgtype.Map per connection.
+// The fixed-width scalars, dates and timestamps are encoded directly;
+// interval goes through pgtype's codec, whose binary plans for its own value
+// type are stateless and planned once at init, so the codecs are safe for
+// concurrent use without a pgtype.Map per connection.
 
 // plans holds pgtype's binary plans for one type.
 type plans struct {
@@ -35,10 +36,7 @@ type plans struct {
 }
 
 var (
-	datePlans        plans
-	timestampPlans   plans
-	timestamptzPlans plans
-	intervalPlans    plans
+	intervalPlans plans
 )
 
 func init() {
@@ -53,9 +51,6 @@ func init() {
 		}
 		return p
 	}
-	datePlans = plan(pgtype.DateOID, pgtype.Date{}, &pgtype.Date{})
-	timestampPlans = plan(pgtype.TimestampOID, pgtype.Timestamp{}, &pgtype.Timestamp{})
-	timestamptzPlans = plan(pgtype.TimestamptzOID, pgtype.Timestamptz{}, &pgtype.Timestamptz{})
 	intervalPlans = plan(pgtype.IntervalOID, pgtype.Interval{}, &pgtype.Interval{})
 }
 
@@ -174,16 +169,16 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 			return buf, nil // void_send sends nothing
 		}
 	case pgtype.DateOID:
+		// date_send: days since 2000-01-01, the int4 extremes for
+		// -infinity and infinity.
 		if t, ok := v.(time.Time); ok {
-			return datePlans.encode.Encode(pgtype.Date{Time: t, Valid: true}, buf)
+			return binary.BigEndian.AppendUint32(buf, uint32(dateDays(t))), nil
 		}
-	case pgtype.TimestampOID:
+	case pgtype.TimestampOID, pgtype.TimestamptzOID:
+		// timestamp_send: microseconds since 2000-01-01 00:00 UTC, the
+		// int8 extremes for -infinity and infinity.
 		if t, ok := v.(time.Time); ok {
-			return timestampPlans.encode.Encode(pgtype.Timestamp{Time: t, Valid: true}, buf)
-		}
-	case pgtype.TimestamptzOID:
-		if t, ok := v.(time.Time); ok {
-			return timestamptzPlans.encode.Encode(pgtype.Timestamptz{Time: t, Valid: true}, buf)
+			return binary.BigEndian.AppendUint64(buf, uint64(timestampMicros(t))), nil
 		}
 	case pgtype.IntervalOID:
 		if iv, ok := v.(pgtype.Interval); ok {
@@ -289,42 +284,18 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 			return u, nil
 		}
 	case pgtype.DateOID:
-		if len(src) == 4 && firstDateDay > int32(binary.BigEndian.Uint32(src)) && int32(binary.BigEndian.Uint32(src)) != math.MinInt32 {
-			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
+		if len(src) == 4 {
+			return decodeDate(int32(binary.BigEndian.Uint32(src)))
 		}
-		var d pgtype.Date
-		if err := datePlans.scan.Scan(src, &d); err != nil {
-			return nil, invalidBinary(oid, err.Error())
+	case pgtype.TimestampOID, pgtype.TimestamptzOID:
+		if len(src) == 8 {
+			return decodeTimestamp(int64(binary.BigEndian.Uint64(src)))
 		}
-		if d.InfinityModifier != pgtype.Finite {
-			return nil, pgerror.Unsupported("infinite date")
-		}
-		if !d.Time.Before(dateBeyondTimestamps) {
-			// date_recv takes dates up to 5874897 AD; fickle keeps dates
-			// in timestamp's range, as its text input does.
-			return nil, pgerror.Unsupported("dates from 294277 AD on")
-		}
-		return d.Time, nil
-	case pgtype.TimestampOID:
-		var ts pgtype.Timestamp
-		if err := timestampPlans.scan.Scan(src, &ts); err != nil {
-			return nil, invalidBinary(oid, err.Error())
-		}
-		if ts.InfinityModifier != pgtype.Finite {
-			return nil, pgerror.Unsupported("infinite timestamp")
-		}
-		return ts.Time.UTC(), nil
-	case pgtype.TimestamptzOID:
-		var ts pgtype.Timestamptz
-		if err := timestamptzPlans.scan.Scan(src, &ts); err != nil {
-			return nil, invalidBinary(oid, err.Error())
-		}
-		if ts.InfinityModifier != pgtype.Finite {
-			return nil, pgerror.Unsupported("infinite timestamp")
-		}
-		return ts.Time.UTC(), nil
 	case pgtype.IntervalOID:
 		var iv pgtype.Interval
+		if len(src) < 16 {
+			break
+		}
 		if err := intervalPlans.scan.Scan(src, &iv); err != nil {
 			return nil, invalidBinary(oid, err.Error())
 		}
@@ -334,7 +305,26 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 	default:
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary input of type OID %d is not supported by fickle", oid)
 	}
+	if n, ok := fixedSizes[oid]; ok && len(src) < n {
+		// The receive function read past the end (pq_getmsgbyte,
+		// pq_getmsgint and their kin); one that left bytes over is
+		// the caller's 22P03.
+		if len(src) == 0 && n == 1 {
+			return nil, pgerror.New(pgerror.ProtocolViolation, "no data left in message")
+		}
+		return nil, errInsufficientData()
+	}
 	return nil, invalidBinary(oid, fmt.Sprintf("unexpected length %d", len(src)))
+}
+
+// fixedSizes are the bytes the receive functions of the fixed-width types
+// read.
+var fixedSizes = map[uint32]int{
+	pgtype.BoolOID: 1, pgtype.QCharOID: 1, pgtype.Int2OID: 2, pgtype.Int4OID: 4, pgtype.OIDOID: 4,
+	regprocOID: 4, regprocedureOID: 4, regoperOID: 4, regoperatorOID: 4, regclassOID: 4, regtypeOID: 4,
+	regnamespaceOID: 4, regroleOID: 4, regconfigOID: 4, regdictionaryOID: 4, pgtype.Int8OID: 8,
+	pgtype.TimeOID: 8, pgtype.Float4OID: 4, pgtype.Float8OID: 8, pgtype.UUIDOID: 16, pgtype.DateOID: 4,
+	pgtype.TimestampOID: 8, pgtype.TimestamptzOID: 8, pgtype.IntervalOID: 16,
 }
 
 func invalidBinary(oid uint32, detail string) *pgerror.Error {
@@ -350,9 +340,90 @@ const usecPerDay = 24 * 60 * 60 * 1_000_000
 // (math.MinInt32).
 const firstDateDay = -2451545
 
-// dateBeyondTimestamps is the first date past timestamp's range, where
-// fickle's dates end (sqlexec/types' InfinityTime).
-var dateBeyondTimestamps = time.Date(294277, 1, 1, 0, 0, 0, 0, time.UTC)
+// The timestamps of PostgreSQL's range in microseconds from 2000-01-01
+// (MIN_TIMESTAMP, END_TIMESTAMP): 4714-11-24 BC 00:00 up to 294277-01-01.
+const (
+	minTimestamp = -211813488000000000
+	endTimestamp = 9223371331200000000
+)
+
+// pgEpoch is 2000-01-01, where PostgreSQL counts dates and timestamps from.
+var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// InfinityTime and NegInfinityTime are the datums of infinity and
+// -infinity for date, timestamp and timestamptz, the same instants as
+// sqlexec/types' sentinels (which package wire does not import): the first
+// date past timestamp's range, where fickle's dates end, and the day before
+// PostgreSQL's first date.
+var (
+	InfinityTime    = time.Date(294277, 1, 1, 0, 0, 0, 0, time.UTC)
+	NegInfinityTime = time.Date(-4713, 11, 23, 0, 0, 0, 0, time.UTC)
+)
+
+// dateDays is a date datum's days from 2000-01-01.
+func dateDays(t time.Time) int32 {
+	switch {
+	case t.Equal(InfinityTime):
+		return math.MaxInt32
+	case t.Equal(NegInfinityTime):
+		return math.MinInt32
+	}
+	return int32((t.Unix() - pgEpoch.Unix()) / 86400)
+}
+
+// timestampMicros is a timestamp datum's microseconds from 2000-01-01.
+func timestampMicros(t time.Time) int64 {
+	switch {
+	case t.Equal(InfinityTime):
+		return math.MaxInt64
+	case t.Equal(NegInfinityTime):
+		return math.MinInt64
+	}
+	return (t.Unix()-pgEpoch.Unix())*1_000_000 + int64(t.Nanosecond()/1000)
+}
+
+// decodeDate is date_recv: the int4 extremes are -infinity and infinity,
+// other days outside date's range fail with 22008.
+func decodeDate(days int32) (any, error) {
+	switch {
+	case days == math.MinInt32:
+		return NegInfinityTime, nil
+	case days == math.MaxInt32:
+		return InfinityTime, nil
+	case days < firstDateDay || days >= lastDateDay:
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
+	}
+	t := pgEpoch.AddDate(0, 0, int(days))
+	if !t.Before(InfinityTime) {
+		// date_recv takes dates up to 5874897 AD; fickle keeps dates
+		// in timestamp's range, as its text input does.
+		return nil, pgerror.Unsupported("dates from 294277 AD on")
+	}
+	return t, nil
+}
+
+// lastDateDay is the day after date's last, 5874897-12-31, from
+// 2000-01-01 (DATE_END_JULIAN - POSTGRES_EPOCH_JDATE).
+const lastDateDay = 2147483494 - 2451545
+
+// decodeTimestamp is timestamp_recv and timestamptz_recv: the int8
+// extremes are -infinity and infinity, other values outside timestamp's
+// range fail with 22008.
+func decodeTimestamp(us int64) (any, error) {
+	switch {
+	case us == math.MinInt64:
+		return NegInfinityTime, nil
+	case us == math.MaxInt64:
+		return InfinityTime, nil
+	case us < minTimestamp || us >= endTimestamp:
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
+	}
+	sec, frac := us/1_000_000, us%1_000_000
+	if frac < 0 {
+		sec, frac = sec-1, frac+1_000_000
+	}
+	return time.Unix(pgEpoch.Unix()+sec, frac*1000).UTC(), nil
+}
 
 // BinaryIsText reports the types whose binary form is a version byte and
 // their text form (jsonb, jsonpath): DecodeBinary returns that text as it

@@ -182,6 +182,9 @@ func TestAppendBinaryRejectsWrongDatums(t *testing.T) {
 	}
 }
 
+// TestDecodeBinaryRejectsMalformedInput pins the codes PostgreSQL 15 gave:
+// a fixed-width value too short is 08P01 (its receive function read past
+// the end), too long 22P03.
 func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 	tests := []struct {
 		oid  uint32
@@ -189,23 +192,27 @@ func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 		code pgerror.Code
 	}{
 		{pgtype.BoolOID, []byte{1, 0}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.Int4OID, []byte{0, 0, 1}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.Int8OID, []byte{}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.UUIDOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
+		{pgtype.Int4OID, []byte{0, 0, 1}, pgerror.ProtocolViolation},
+		{pgtype.Int8OID, []byte{}, pgerror.ProtocolViolation},
+		{pgtype.UUIDOID, make([]byte, 15), pgerror.ProtocolViolation},
 		{pgtype.JSONBOID, []byte("{}"), pgerror.InvalidBinaryRepresentation},
 		{pgtype.JSONPathOID, []byte("\x02$"), pgerror.InvalidBinaryRepresentation},
-		{pgtype.DateOID, []byte{0, 0}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.DateOID, []byte{0x7f, 0xff, 0xff, 0xff}, pgerror.FeatureNotSupported},
+		{pgtype.DateOID, []byte{0, 0}, pgerror.ProtocolViolation},
+		{pgtype.DateOID, []byte{0x7f, 0xff, 0xff, 0xfe}, pgerror.DatetimeFieldOverflow},
+		{pgtype.DateOID, []byte{0x30, 0x30, 0x30, 0x30}, pgerror.FeatureNotSupported},
+		{pgtype.TimestampOID, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, pgerror.DatetimeFieldOverflow},
+		{pgtype.TimestamptzOID, []byte{0x80, 0, 0, 0, 0, 0, 0, 1}, pgerror.DatetimeFieldOverflow},
+		{pgtype.TimestampOID, make([]byte, 9), pgerror.InvalidBinaryRepresentation},
 		{pgtype.NumericOID, []byte{0, 1, 0, 0, 0, 0, 0, 0}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.IntervalOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
-		{pgtype.TimeOID, make([]byte, 4), pgerror.InvalidBinaryRepresentation},
+		{pgtype.IntervalOID, make([]byte, 15), pgerror.ProtocolViolation},
+		{pgtype.TimeOID, make([]byte, 4), pgerror.ProtocolViolation},
 		{pgtype.TimeOID, []byte{0, 0, 0, 0x14, 0x1d, 0xd7, 0x60, 0x01}, pgerror.DatetimeFieldOverflow},
 		{pgtype.TimeOID, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, pgerror.DatetimeFieldOverflow},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, pgerror.ProgramLimitExceeded},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 1}, pgerror.DatatypeMismatch},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 23}, pgerror.ProtocolViolation},
 		{pgtype.QCharOID, []byte("ab"), pgerror.InvalidBinaryRepresentation},
-		{pgtype.QCharOID, []byte{}, pgerror.InvalidBinaryRepresentation},
+		{pgtype.QCharOID, []byte{}, pgerror.ProtocolViolation},
 		{600, []byte{1}, pgerror.FeatureNotSupported},
 	}
 	for _, tt := range tests {
@@ -385,5 +392,37 @@ func TestDecodeNumericChecksAsNumericRecv(t *testing.T) {
 				t.Fatalf("re-decode: %v, %v", again, err)
 			}
 		})
+	}
+}
+
+// TestDateTimestampBinaryMatchesPostgres pins date_send / timestamp_send
+// bytes taken from PostgreSQL 15 (infinities and range ends included), and
+// that date_recv / timestamp_recv read them back to the same datums.
+func TestDateTimestampBinaryMatchesPostgres(t *testing.T) {
+	tests := []struct {
+		oid   uint32
+		datum time.Time
+		hex   string
+	}{
+		{pgtype.DateOID, InfinityTime, "7fffffff"},
+		{pgtype.DateOID, NegInfinityTime, "80000000"},
+		{pgtype.DateOID, time.Date(1999, 12, 30, 0, 0, 0, 0, time.UTC), "fffffffe"},
+		{pgtype.DateOID, time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC), "ffda97a7"},
+		{pgtype.TimestampOID, InfinityTime, "7fffffffffffffff"},
+		{pgtype.TimestamptzOID, NegInfinityTime, "8000000000000000"},
+		{pgtype.TimestampOID, time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC), "fd0f7cc1411fa000"},
+		{pgtype.TimestamptzOID, time.Date(294276, 12, 31, 23, 59, 59, 999999000, time.UTC), "7fffff5bb3b29fff"},
+		{pgtype.TimestampOID, time.Date(1999, 12, 31, 23, 59, 59, 999999000, time.UTC), "ffffffffffffffff"},
+	}
+	for _, tt := range tests {
+		got, err := AppendBinary(nil, tt.oid, tt.datum)
+		if err != nil || hex.EncodeToString(got) != tt.hex {
+			t.Errorf("AppendBinary(%d, %v) = %x, %v; want %s", tt.oid, tt.datum, got, err, tt.hex)
+			continue
+		}
+		back, err := DecodeBinary(tt.oid, got)
+		if err != nil || !back.(time.Time).Equal(tt.datum) {
+			t.Errorf("DecodeBinary(%d, %s) = %v, %v; want %v", tt.oid, tt.hex, back, err, tt.datum)
+		}
 	}
 }

@@ -108,6 +108,8 @@ func FuzzDecodeBinary(f *testing.F) {
 	f.Add(uint8(14), []byte{0, 1, 0x7f, 0xff, 0x40, 0, 0x3b, 0x9b, 0x28, 0xb1})
 	f.Add(uint8(6), []byte("a\xffb"))
 	f.Add(uint8(6), []byte("nul\x00"))
+	f.Add(uint8(10), []byte{0x7f, 0xff, 0xff, 0xff})
+	f.Add(uint8(11), []byte{0x80, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		oid := oids[int(which)%len(oids)]
 		v, err := DecodeBinary(oid, data)

@@ -132,10 +132,10 @@ func (a *floatMomentsAcc) Add(args []any) error {
 			if !math.IsInf(a.sx, 0) && !math.IsInf(x, 0) {
 				return errFloatOverflow
 			}
-			sxx = math.NaN()
+			sxx = floatNaN
 		}
 	} else if math.IsNaN(x) || math.IsInf(x, 0) {
-		sxx = math.NaN()
+		sxx = floatNaN
 	}
 	a.n, a.sx, a.sxx = n, sx, sxx
 	return nil
@@ -195,16 +195,16 @@ func (a *regrAcc) Add(args []any) error {
 			}
 			for _, v := range []*float64{&sxx, &syy, &sxy} {
 				if inf(*v, 0) {
-					*v = math.NaN()
+					*v = floatNaN
 				}
 			}
 		}
 	} else {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			sxx, sxy = math.NaN(), math.NaN()
+			sxx, sxy = floatNaN, floatNaN
 		}
 		if math.IsNaN(y) || math.IsInf(y, 0) {
-			syy, sxy = math.NaN(), math.NaN()
+			syy, sxy = floatNaN, floatNaN
 		}
 	}
 	a.regrSums = regrSums{n, sx, sxx, sy, syy, sxy}

@@ -195,7 +195,7 @@ func floatPow(a, b float64) (any, error) {
 	case math.IsNaN(a) && b == 0, a == 1 && math.IsNaN(b):
 		return 1.0, nil
 	case math.IsNaN(a) || math.IsNaN(b):
-		return math.NaN(), nil
+		return floatNaN, nil
 	}
 	if a == 0 && b < 0 {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")

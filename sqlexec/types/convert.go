@@ -126,7 +126,7 @@ func numericToFloat(to Oid) EnvCastFunc {
 		d := v.(*apd.Decimal)
 		switch d.Form {
 		case apd.NaN, apd.NaNSignaling:
-			return math.NaN(), nil
+			return floatNaN, nil
 		case apd.Infinite:
 			if d.Negative {
 				return math.Inf(-1), nil

@@ -83,7 +83,7 @@ func init() {
 	addFunc("atan2d", Immutable, f, func(_ *Env, a []any) (any, error) {
 		y, x := a[0].(float64), a[1].(float64)
 		if math.IsNaN(y) || math.IsNaN(x) {
-			return math.NaN(), nil
+			return floatNaN, nil
 		}
 		return float64(libmAtan2(y, x)/degreeScales.atanOne) * 45.0, nil
 	}, f, f)

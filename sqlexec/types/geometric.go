@@ -111,7 +111,7 @@ func (g *geoScanner) float() (float64, error) {
 	for _, w := range []struct {
 		word string
 		v    float64
-	}{{"nan", math.NaN()}, {"+nan", math.NaN()}, {"-nan", math.NaN()},
+	}{{"nan", floatNaN}, {"+nan", floatNaN}, {"-nan", negFloatNaN},
 		{"-infinity", math.Inf(-1)}, {"+infinity", math.Inf(1)}, {"infinity", math.Inf(1)},
 		{"-inf", math.Inf(-1)}, {"+inf", math.Inf(1)}, {"inf", math.Inf(1)}} {
 		if strings.HasPrefix(rest, w.word) {

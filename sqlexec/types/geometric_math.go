@@ -107,7 +107,7 @@ func pgHypot(x, y float64) float64 {
 		return math.Inf(1)
 	}
 	if fIsNaN(x) || fIsNaN(y) {
-		return math.NaN()
+		return floatNaN
 	}
 	x, y = math.Abs(x), math.Abs(y)
 	if x < y {
@@ -238,7 +238,7 @@ func lineCloseptPoint(l Line, p Point) (Point, float64) {
 	tmp := lineConstruct(p, lineInvsl(l))
 	c, ok := lineInterptLine(tmp, l)
 	if !ok {
-		return p, math.NaN()
+		return p, floatNaN
 	}
 	return c, pointDt(c, p)
 }

@@ -101,14 +101,24 @@ func parseInt(t Type, s string) (any, error) {
 	return v, nil
 }
 
+// floatNaN is C's NAN, the NaN of PostgreSQL's float input and of
+// get_float8_nan, and negFloatNaN strtod's "-nan": binary output sends a
+// float's bits, where Go's math.NaN (another payload) would show.
+var (
+	floatNaN    = math.Float64frombits(0x7ff8000000000000)
+	negFloatNaN = math.Float64frombits(0xfff8000000000000)
+)
+
 // parseFloat is float4in and float8in (strtod): white space, NaN,
 // [+-]Infinity or inf, decimal numbers with an exponent. Values that overflow
 // or underflow to zero fail with 22003, as in PostgreSQL.
 func parseFloat(t Type, s string) (any, error) {
 	body := trimSpace(s)
 	switch strings.ToLower(body) {
-	case "nan", "+nan", "-nan":
-		return math.NaN(), nil
+	case "nan", "+nan":
+		return floatNaN, nil
+	case "-nan":
+		return negFloatNaN, nil
 	case "infinity", "+infinity", "inf", "+inf":
 		return math.Inf(1), nil
 	case "-infinity", "-inf":

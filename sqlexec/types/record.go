@@ -40,6 +40,9 @@ const CategoryPseudo Category = 'P'
 type Field struct {
 	Name string
 	Type Type
+	// Domain is the domain a composite type's field was declared with
+	// (Type is its base type), 0 for none: record_send names it.
+	Domain Oid
 }
 
 // records is the registry of record shapes: a shape's typmod is its index.

@@ -86,8 +86,8 @@ func TestVectorsHaveLowerBoundZero(t *testing.T) {
 
 // TestRecordOutputQuotesAsRecordOut pins record_out's quoting.
 func TestRecordOutputQuotesAsRecordOut(t *testing.T) {
-	rt := RecordType([]Field{{"x", Int4}, {"s", Text}, {"n", Text}})
-	if again := RecordType([]Field{{"x", Int4}, {"s", Text}, {"n", Text}}); again != rt {
+	rt := RecordType([]Field{{Name: "x", Type: Int4}, {Name: "s", Type: Text}, {Name: "n", Type: Text}})
+	if again := RecordType([]Field{{Name: "x", Type: Int4}, {Name: "s", Type: Text}, {Name: "n", Type: Text}}); again != rt {
 		t.Errorf("the same shape registered twice: %v and %v", rt, again)
 	}
 	if got := FormatText(rt, []any{int64(1), `a "b", c`, nil}, nil); got != `(1,"a ""b"", c",)` {

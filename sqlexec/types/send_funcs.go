@@ -35,6 +35,8 @@ var sendFuncs = []struct {
 	{"regoperatorsend", Type{OidRegoperator, -1}}, {"regnamespacesend", Type{OidRegnamespace, -1}},
 	{"regrolesend", Type{OidRegrole, -1}}, {"regconfigsend", Type{OidRegconfig, -1}},
 	{"regdictionarysend", Type{OidRegdictionary, -1}},
+	{"point_send", tPoint}, {"lseg_send", tLseg}, {"path_send", tPath}, {"box_send", tBox},
+	{"poly_send", tPolygon}, {"line_send", tLine}, {"circle_send", tCircle},
 }
 
 func init() {
@@ -89,11 +91,7 @@ func AppendSend(buf []byte, t Type, v any) []byte {
 		}
 		return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(f)))
 	case OidFloat8:
-		f := v.(float64)
-		if math.IsNaN(f) {
-			return binary.BigEndian.AppendUint64(buf, math.Float64bits(f)&(1<<63)|0x7ff8000000000000)
-		}
-		return binary.BigEndian.AppendUint64(buf, math.Float64bits(f))
+		return appendFloat8Send(buf, v.(float64))
 	case OidNumeric:
 		return appendNumericSend(buf, v.(*apd.Decimal))
 	case OidDate:
@@ -142,8 +140,55 @@ func AppendSend(buf []byte, t Type, v any) []byte {
 	case OidTID:
 		x := v.(TID)
 		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, x.Block), x.Offset)
+	case OidPoint, OidLseg, OidPath, OidBox, OidPolygon, OidLine, OidCircle:
+		return appendGeometricSend(buf, v)
 	}
 	panic("types: AppendSend of a type without a send function: " + t.String())
+}
+
+// appendFloat8Send is pq_sendfloat8: the double's bits, a NaN as C's NAN
+// with its sign (the NaN float8in and arithmetic give).
+func appendFloat8Send(buf []byte, f float64) []byte {
+	if math.IsNaN(f) {
+		return binary.BigEndian.AppendUint64(buf, math.Float64bits(f)&(1<<63)|0x7ff8000000000000)
+	}
+	return binary.BigEndian.AppendUint64(buf, math.Float64bits(f))
+}
+
+// appendGeometricSend is point_send, lseg_send, box_send (high corner
+// first), path_send (the closed flag and the point count first),
+// poly_send (the point count first), line_send (A, B, C) and circle_send
+// (center, radius).
+func appendGeometricSend(buf []byte, v any) []byte {
+	points := func(pts ...Point) []byte {
+		for _, p := range pts {
+			buf = appendFloat8Send(appendFloat8Send(buf, p.X), p.Y)
+		}
+		return buf
+	}
+	switch x := v.(type) {
+	case Point:
+		return points(x)
+	case Lseg:
+		return points(x[0], x[1])
+	case Box:
+		return points(x.High, x.Low)
+	case Path:
+		closed := byte(0)
+		if x.Closed {
+			closed = 1
+		}
+		buf = binary.BigEndian.AppendUint32(append(buf, closed), uint32(len(x.Points)))
+		return points(x.Points...)
+	case Polygon:
+		buf = binary.BigEndian.AppendUint32(buf, uint32(len(x)))
+		return points(x...)
+	case Line:
+		return appendFloat8Send(appendFloat8Send(appendFloat8Send(buf, x.A), x.B), x.C)
+	case Circle:
+		return appendFloat8Send(points(x.Center), x.Radius)
+	}
+	panic("types: appendGeometricSend of a non-geometric datum")
 }
 
 // The sign words of numeric_send.
