@@ -336,16 +336,16 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 		}
 		if sc := c.schemas[schema]; sc != nil {
 			if t := sc.tables[name]; t != nil {
-				return rowTypeOID(t.oid), nil
+				return t.rowType, nil
 			}
 			if v := sc.views[name]; v != nil {
-				return rowTypeOID(v.oid), nil
+				return viewRowTypeOID(v.oid), nil
 			}
 			if t := tableOfArrayType(sc, name); t != nil {
-				return rowTypeOID(t.oid) | 1, nil
+				return t.rowArray, nil
 			}
 			if base, ok := strings.CutPrefix(name, "_"); ok && sc.views[base] != nil {
-				return rowTypeOID(sc.views[base].oid) | 1, nil
+				return viewRowTypeOID(sc.views[base].oid) | 1, nil
 			}
 			if t := sc.types[name]; t != nil {
 				return t.oid, nil
@@ -358,25 +358,39 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 	return 0, pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", full)
 }
 
-// rowTypeOID is the OID of the row type of a table or view (its pg_type
-// row, typrelid the relation); the OID after it is its array type. They
-// are derived from the relation's OID, in a range no CREATE reaches.
-func rowTypeOID(rel uint32) uint32 { return 0x80000000 | rel<<1 }
+// viewRowTypeOID is the OID of the row type of a view (its pg_type row,
+// typrelid the view); the OID after it is its array type. They are derived
+// from the view's OID, in a range no CREATE reaches. A table's are the
+// OIDs its values carry (tableDesc.rowType, rowArray), so that a client
+// finds in pg_type the type a result column or parameter is described by.
+func viewRowTypeOID(rel uint32) uint32 { return 0x80000000 | rel<<1 }
 
-// rowTypeRelation is a relation with a row type: a table or a view.
+// rowTypeRelation is a relation with a row type: a table or a view, with
+// the OIDs of its row type and of the array type over it.
 type rowTypeRelation struct {
 	oid          uint32
 	schema, name string
+	typ, array   uint32
+}
+
+// tableRowTypeRelation is t as a relation with a row type.
+func tableRowTypeRelation(t *tableDesc) *rowTypeRelation {
+	return &rowTypeRelation{t.oid, t.schema, t.name, t.rowType, t.rowArray}
+}
+
+// viewRowType is v as a relation with a row type.
+func viewRowType(v *viewDesc) *rowTypeRelation {
+	return &rowTypeRelation{v.oid, v.schema, v.name, viewRowTypeOID(v.oid), viewRowTypeOID(v.oid) | 1}
 }
 
 // rowTypeRelations lists the tables and views in OID order.
 func rowTypeRelations(c *catalog) []rowTypeRelation {
 	var out []rowTypeRelation
 	for _, t := range c.tables {
-		out = append(out, rowTypeRelation{t.oid, t.schema, t.name})
+		out = append(out, *tableRowTypeRelation(t))
 	}
 	for _, v := range sortedViews(c) {
-		out = append(out, rowTypeRelation{v.oid, v.schema, v.name})
+		out = append(out, *viewRowType(v))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
 	return out
@@ -385,15 +399,14 @@ func rowTypeRelations(c *catalog) []rowTypeRelation {
 // relationOfRowType returns the table or view whose row type (or, with
 // array set, its array type) has the OID.
 func relationOfRowType(c *catalog, oid uint32) (rel *rowTypeRelation, array bool) {
+	if t, array := c.tableOfRowType(oid); t != nil {
+		return tableRowTypeRelation(t), array
+	}
 	if oid&0xC0000000 != 0x80000000 {
 		return nil, false
 	}
-	relOID := oid &^ 0x80000000 >> 1
-	if t := c.tables[relOID]; t != nil {
-		return &rowTypeRelation{t.oid, t.schema, t.name}, oid&1 == 1
-	}
-	if v := viewByOid(c, relOID); v != nil {
-		return &rowTypeRelation{v.oid, v.schema, v.name}, oid&1 == 1
+	if v := viewByOid(c, oid&^0x80000000>>1); v != nil {
+		return viewRowType(v), oid&1 == 1
 	}
 	return nil, false
 }
@@ -404,7 +417,7 @@ func (n catalogNames) arrayTypeOf(oid uint32) uint32 {
 		return bt.array
 	}
 	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil && !array {
-		return oid | 1
+		return rel.array
 	}
 	if t := n.catalog().typeByOid(oid); t != nil {
 		return t.array
@@ -449,11 +462,7 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 		}
 		return name, true
 	}
-	rel, array := relationOfRowType(n.catalog(), oid)
-	if t, arr := n.catalog().tableOfRowType(oid); t != nil {
-		rel, array = &rowTypeRelation{oid: t.oid, schema: t.schema, name: t.name}, arr
-	}
-	if rel != nil {
+	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil {
 		name := types.QuoteIdent(rel.name)
 		if !n.relationVisible(rel) {
 			name = types.QuoteIdent(rel.schema) + "." + name

@@ -48,7 +48,7 @@ func init() {
 			out := append([][]any(nil), builtinTypes()...)
 			rowTypes := map[uint32][]any{} // by pg_type OID, for domains over them
 			for _, t := range rowTypeRelations(c) {
-				row := int64(rowTypeOID(t.oid))
+				row := int64(t.typ)
 				arrayName := "_" + t.name
 				if tab := c.tables[t.oid]; tab != nil {
 					arrayName = arrayTypeName(tab)
@@ -56,9 +56,9 @@ func init() {
 				owner := int64(relationOwner(c, aclTable, t.oid)) // a row type is its relation's owner's
 				out = append(out,
 					[]any{row, t.name, schemaOID(c, t.schema), owner, int64(-1), false, "c", "C", false, true, ",",
-						int64(t.oid), int64(0), int64(0), row | 1, int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
+						int64(t.oid), int64(0), int64(0), int64(t.array), int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
 						int64(oidRecordSend), int64(0), int64(0), int64(0), "d", "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil},
-					[]any{row | 1, arrayName, schemaOID(c, t.schema), owner, int64(-1), false, "b", "A", false, true, ",",
+					[]any{int64(t.array), arrayName, schemaOID(c, t.schema), owner, int64(-1), false, "b", "A", false, true, ",",
 						int64(0), int64(arraySubscriptHandler), row, int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
 						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
 						int64(0), nil, nil, nil})
@@ -69,7 +69,7 @@ func init() {
 					return r
 				}
 				if t, array := c.tableOfRowType(oid); t != nil && !array {
-					return rowTypes[rowTypeOID(t.oid)]
+					return rowTypes[t.rowType]
 				}
 				return nil
 			})...)

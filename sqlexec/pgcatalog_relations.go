@@ -137,7 +137,7 @@ func relationRows(c *catalog) []relationRow {
 		if t.foreign != nil {
 			kind, am = "f", 0
 		}
-		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
+		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(t.rowType),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0 || t.matview != nil, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
@@ -165,7 +165,7 @@ func relationRows(c *catalog) []relationRow {
 		}
 	}
 	for _, v := range sortedViews(c) {
-		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(rowTypeOID(v.oid)), temp: isTempSchema(v.schema),
+		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(viewRowTypeOID(v.oid)), temp: isTempSchema(v.schema),
 			tuples: -1, natts: len(v.cols), rules: true, triggers: len(v.triggers) > 0})
 	}
 	for _, sc := range sortedSchemas(c) {

@@ -275,11 +275,8 @@ func userTypeOf(c *catalog, typ types.Type, domain uint32) uint32 {
 	if ut, _ := c.typeByOidOrArray(uint32(typ.Oid)); ut != nil {
 		return uint32(typ.Oid)
 	}
-	if t, array := c.tableOfRowType(uint32(typ.Oid)); t != nil {
-		if array {
-			return rowTypeOID(t.oid) | 1
-		}
-		return rowTypeOID(t.oid)
+	if t, _ := c.tableOfRowType(uint32(typ.Oid)); t != nil {
+		return uint32(typ.Oid)
 	}
 	return 0
 }
