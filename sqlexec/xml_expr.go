@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"regexp"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -11,6 +13,9 @@ import (
 // transformXmlExpr and ExecEvalXmlExpr compile and run them: XMLCONCAT,
 // XMLELEMENT (with XMLATTRIBUTES), XMLFOREST, XMLPARSE, XMLPI, XMLROOT,
 // IS DOCUMENT and XMLSERIALIZE. The XML work itself is package types'.
+
+// indentWordRE finds XMLSERIALIZE's INDENT option in the statement text.
+var indentWordRE = regexp.MustCompile(`(?i)\bindent\b`)
 
 // xmlExpr compiles an XmlExpr.
 func (b *binder) xmlExpr(sc *scope, x *pg_query.XmlExpr) (*scalar, error) {
@@ -279,7 +284,14 @@ func (b *binder) xmlCoerce(e *scalar, want types.Type, construct string, n *pg_q
 // type.
 func (b *binder) xmlSerialize(sc *scope, xs *pg_query.XmlSerialize) (*scalar, error) {
 	if xs.Indent {
-		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "syntax error at or near \"INDENT\""), xs.Location)
+		// INDENT is PostgreSQL 16's: 15's grammar stops at the word.
+		loc := xs.Location
+		word := "INDENT"
+		if m := indentWordRE.FindStringIndex(b.full[min(int(xs.Location), len(b.full)):]); m != nil {
+			loc += int32(m[0])
+			word = b.full[loc : loc+int32(m[1]-m[0])]
+		}
+		return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "syntax error at or near \"%s\"", word), loc)
 	}
 	e, err := b.expr(sc, xs.Expr)
 	if err != nil {

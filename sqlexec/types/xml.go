@@ -65,7 +65,9 @@ func init() {
 	addFunc("xml_send", Stable, Bytea, func(_ *Env, a []any) (any, error) { return []byte(FormatXML(a[0].(string))), nil }, x)
 	addAgg("xmlagg", x, func() Accumulator { return &xmlAggAcc{} }, x)
 	// The XPath functions: without an XPath 1.0 engine they refuse.
-	noXPath := func(_ *Env, _ []any) (any, error) { return nil, pgerror.Unsupported("XPath (xpath, xpath_exists, XMLEXISTS)") }
+	noXPath := func(_ *Env, _ []any) (any, error) {
+		return nil, pgerror.Unsupported("XPath (xpath, xpath_exists, XMLEXISTS)")
+	}
 	textArray, _ := ArrayOf(Text)
 	xmlArray, _ := ArrayOf(x)
 	addFunc("xpath", Immutable, xmlArray, noXPath, Text, x)
@@ -144,7 +146,7 @@ func xmlCheck(s string, document bool) *pgerror.Error {
 		code, msg = codeInvalidXMLDocument, "invalid XML document"
 	}
 	if document || xmlDoctypeInContent(s) {
-		if e := checkXMLDocument(s); e != nil {
+		if e := checkXMLDocument(s); len(e) > 0 {
 			return pgerror.New(code, msg).WithDetail("%s", e.detail(s))
 		}
 		return nil
@@ -154,7 +156,7 @@ func xmlCheck(s string, document bool) *pgerror.Error {
 		return pgerror.New(codeInvalidXMLContent, "invalid XML content: invalid XML declaration").WithDetail("%s", derr)
 	}
 	rest := s[d.length:]
-	if e := checkXMLContent(rest); e != nil {
+	if e := checkXMLContent(rest); len(e) > 0 {
 		return pgerror.New(code, msg).WithDetail("%s", e.detail(rest))
 	}
 	return nil

@@ -17,16 +17,28 @@ import (
 // words it ("line N: message", the line and a caret), which PostgreSQL
 // puts in the DETAIL.
 
-// xmlSyntaxError is the first well-formedness error of an input.
+// xmlSyntaxError is one well-formedness error of an input.
 type xmlSyntaxError struct {
 	msg string // libxml2's message
 	pos int    // byte offset the parser had reached
 }
 
+// xmlSyntaxErrors are the errors libxml2 reports for an input, in order.
+type xmlSyntaxErrors []xmlSyntaxError
+
+// detail joins the errors' details as PostgreSQL's DETAIL does.
+func (es xmlSyntaxErrors) detail(s string) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.detail(s)
+	}
+	return strings.Join(parts, "\n")
+}
+
 // detail formats e as libxml2's error handler does for input s: the line
 // number and message, the line around pos (at most 80 bytes) and a caret
 // under pos.
-func (e *xmlSyntaxError) detail(s string) string {
+func (e xmlSyntaxError) detail(s string) string {
 	pos := min(e.pos, len(s))
 	line := 1 + strings.Count(s[:pos], "\n")
 	cur := pos
@@ -59,12 +71,15 @@ func (e *xmlSyntaxError) detail(s string) string {
 	return fmt.Sprintf("line %d: %s\n%s\n%s", line, e.msg, content, caret.String())
 }
 
-// xmlParser walks one input; err is set at the first error and every
-// method returns false from then on.
+// xmlParser walks one input. A fatal error stops it (the methods return
+// false from then on); errors libxml2 recovers from (bad references, a
+// mismatched end tag) are noted and the walk goes on, so that the DETAIL
+// lists what libxml2 lists.
 type xmlParser struct {
-	s   string
-	i   int
-	err *xmlSyntaxError
+	s     string
+	i     int
+	errs  xmlSyntaxErrors
+	fatal bool
 	// entities are the general entities the internal DTD subset declares.
 	entities map[string]bool
 	// lenientEntities: an external subset or parameter entity references
@@ -74,11 +89,18 @@ type xmlParser struct {
 	standalone      bool
 }
 
+// fail records a fatal error and returns false.
 func (p *xmlParser) fail(pos int, format string, args ...any) bool {
-	if p.err == nil {
-		p.err = &xmlSyntaxError{msg: fmt.Sprintf(format, args...), pos: pos}
+	if !p.fatal {
+		p.note(pos, format, args...)
+		p.fatal = true
 	}
 	return false
+}
+
+// note records an error the parse recovers from.
+func (p *xmlParser) note(pos int, format string, args ...any) {
+	p.errs = append(p.errs, xmlSyntaxError{msg: fmt.Sprintf(format, args...), pos: pos})
 }
 
 func (p *xmlParser) eof() bool { return p.i >= len(p.s) }
@@ -150,24 +172,25 @@ func (p *xmlParser) char(msg string) bool {
 
 // checkXMLContent checks s as XML content (after an XML declaration,
 // which the caller has removed).
-func checkXMLContent(s string) *xmlSyntaxError {
+func checkXMLContent(s string) xmlSyntaxErrors {
 	p := &xmlParser{s: s}
 	if p.content() && !p.eof() {
 		// content stops only at an end tag it does not own.
 		p.fail(p.i, "chunk is not well balanced")
 	}
-	return p.err
+	return p.errs
 }
 
 // checkXMLDocument checks s as an XML document.
-func checkXMLDocument(s string) *xmlSyntaxError {
+func checkXMLDocument(s string) xmlSyntaxErrors {
 	p := &xmlParser{s: s}
 	p.document()
-	return p.err
+	return p.errs
 }
 
 func (p *xmlParser) document() bool {
 	if p.s == "" {
+		p.note(0, "switching encoding : no input")
 		return p.fail(0, "Document is empty")
 	}
 	if p.has("<?xml") && len(p.s) > 5 && isXMLBlank(p.s[5]) {
@@ -494,20 +517,22 @@ func (p *xmlParser) reference() bool {
 	}
 	n := p.name()
 	if n == "" {
-		return p.fail(p.i, "xmlParseEntityRef: no name")
+		p.note(p.i, "xmlParseEntityRef: no name")
+		return true
 	}
 	if !p.has(";") {
-		return p.fail(p.i, "EntityRef: expecting ';'")
+		p.note(p.i, "EntityRef: expecting ';'")
+		return true
 	}
 	p.i++
 	switch n {
 	case "lt", "gt", "amp", "apos", "quot":
 		return true
 	}
-	if p.entities[n] || p.lenientEntities && !p.standalone {
-		return true
+	if !p.entities[n] && !(p.lenientEntities && !p.standalone) {
+		p.note(p.i, "Entity '%s' not defined", n)
 	}
-	return p.fail(p.i, "Entity '%s' not defined", n)
+	return true
 }
 
 // charRef reads &#N; or &#xH; (after the '&') and checks the character.
@@ -574,21 +599,31 @@ func (p *xmlParser) element() bool {
 			p.i++
 			break
 		}
+		unfinished := func() bool {
+			p.note(p.i, "Couldn't find end of Start Tag %s line %d", n, p.lineAt(start))
+			p.fatal = true
+			return false
+		}
 		if !blank {
-			return p.fail(p.i, "attributes construct error")
+			p.note(p.i, "attributes construct error")
+			return unfinished()
 		}
 		an := p.name()
 		if an == "" {
-			return p.fail(p.i, "attributes construct error")
+			p.note(p.i, "attributes construct error")
+			return unfinished()
 		}
 		p.skipBlanks()
 		if !p.has("=") {
-			return p.fail(p.i, "Specification mandates value for attribute %s", an)
+			p.note(p.i, "Specification mandates value for attribute %s", an)
+			p.note(p.i, "attributes construct error")
+			return unfinished()
 		}
 		p.i++
 		p.skipBlanks()
 		if !p.attValue() {
-			return false
+			p.note(p.i, "attributes construct error")
+			return unfinished()
 		}
 		if seen[an] {
 			return p.fail(p.i, "Attribute %s redefined", an)
@@ -609,7 +644,7 @@ func (p *xmlParser) element() bool {
 	}
 	p.i++
 	if end != n {
-		return p.fail(p.i, "Opening and ending tag mismatch: %s line %d and %s", n, p.lineAt(start), end)
+		p.note(p.i, "Opening and ending tag mismatch: %s line %d and %s", n, p.lineAt(start), end)
 	}
 	return true
 }
@@ -617,19 +652,22 @@ func (p *xmlParser) element() bool {
 // attValue reads a quoted attribute value.
 func (p *xmlParser) attValue() bool {
 	if p.eof() || p.s[p.i] != '"' && p.s[p.i] != '\'' {
-		return p.fail(p.i, "AttValue: \" or ' expected")
+		p.note(p.i, "AttValue: \" or ' expected")
+		return false
 	}
 	q := p.s[p.i]
 	p.i++
 	for {
 		switch {
 		case p.eof():
-			return p.fail(p.i, "AttValue: ' expected")
+			p.note(p.i, "AttValue: ' expected")
+			return false
 		case p.s[p.i] == q:
 			p.i++
 			return true
 		case p.s[p.i] == '<':
-			return p.fail(p.i, "Unescaped '<' not allowed in attributes values")
+			p.note(p.i, "Unescaped '<' not allowed in attributes values")
+			return false
 		case p.s[p.i] == '&':
 			if !p.reference() {
 				return false
