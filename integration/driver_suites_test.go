@@ -107,11 +107,6 @@ var driverSuites = []driverSuite{
 			"pgtype TestNumericCodec":                                            "numeric values of magnitude 1e100000 and beyond are not supported by fickle (0A000)",
 			"pgtype TestNumericBinaryEncodeLargeDigitCount":                      "numeric values of magnitude 1e100000 and beyond are not supported by fickle (0A000)",
 			"pgtype TestTextCodecACLItem":                                        "type aclitem is not supported by fickle (0A000)",
-			"pgtype TestXMLCodec":                                                whyXML,
-			"pgtype TestXMLCodecDecodeValue":                                     whyXML,
-			"pgtype TestXMLCodecPointerIndirection":                              whyXML,
-			"pgtype TestXMLCodecPointerToPointerToString":                        whyXML,
-			"pgtype TestXMLCodecUnmarshalSQLNull":                                whyXML,
 		},
 	},
 	{
