@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -646,6 +647,23 @@ func XMLAttrEscape(s string) string {
 		default:
 			b.WriteRune(r)
 		}
+	}
+	return b.String()
+}
+
+// XMLNameToSQL is map_xml_name_to_sql_identifier: each _xHHHH_ escape
+// turned back into its character.
+func XMLNameToSQL(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if name[i] == '_' && i+6 < len(name) && name[i+1] == 'x' && name[i+6] == '_' {
+			if v, err := strconv.ParseUint(name[i+2:i+6], 16, 32); err == nil {
+				b.WriteRune(rune(v))
+				i += 6
+				continue
+			}
+		}
+		b.WriteByte(name[i])
 	}
 	return b.String()
 }
