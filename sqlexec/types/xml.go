@@ -475,14 +475,27 @@ func XMLPI(target, arg string, hasArg bool) (string, error) {
 // XMLName is map_sql_identifier_to_xml_name with fully_escaped and
 // escape_period false, as XMLELEMENT, XMLFOREST, XMLATTRIBUTES and XMLPI
 // map their names.
-func XMLName(ident string) string {
+func XMLName(ident string) string { return XMLNameFull(ident, false, false) }
+
+// XMLNameFull is map_sql_identifier_to_xml_name: fullyEscaped also escapes
+// every ':' and a leading "xml", escapePeriod every '.', as the mapping of
+// tables and columns does.
+func XMLNameFull(ident string, fullyEscaped, escapePeriod bool) string {
 	var b strings.Builder
 	for i, r := range ident {
 		switch {
-		case r == ':' && i == 0:
+		case r == ':' && (i == 0 || fullyEscaped):
 			b.WriteString("_x003A_")
 		case r == '_' && strings.HasPrefix(ident[i+1:], "x"):
 			b.WriteString("_x005F_")
+		case fullyEscaped && i == 0 && len(ident) >= 3 && strings.EqualFold(ident[:3], "xml"):
+			if r == 'x' {
+				b.WriteString("_x0078_")
+			} else {
+				b.WriteString("_x0058_")
+			}
+		case escapePeriod && r == '.':
+			b.WriteString("_x002E_")
 		case i == 0 && !isXMLNameStartOld(r), i > 0 && !isXMLNameCharOld(r):
 			fmt.Fprintf(&b, "_x%04X_", r)
 		default:
