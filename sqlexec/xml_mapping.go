@@ -6,7 +6,9 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -14,8 +16,8 @@ import (
 // schema_to_xml, database_to_xml): a query's rows as XML elements named
 // after its columns, inside a root element named after the table (or
 // "table") or, with tableforest, one root element a row. The XML Schema
-// variants (*_xmlschema, *_and_xmlschema) and cursor_to_xml are not
-// implemented and answer 0A000 through pg_proc.
+// variants (*_xmlschema, *_and_xmlschema) are not implemented and answer
+// 0A000 through pg_proc.
 
 // The XML Schema instance namespace, which the root element declares.
 const xmlNamespaceXSI = "http://www.w3.org/2001/XMLSchema-instance"
@@ -35,6 +37,11 @@ func init() {
 		err := xmlTable(x, &out, a[0].(int64), a[1].(bool), a[2].(bool), a[3].(string), true)
 		return out.String(), err
 	}, types.Regclass, b, b, text)
+	add("cursor_to_xml", func(x *execCtx, a []any) (any, error) {
+		var out strings.Builder
+		err := xmlCursor(x, &out, a[0].(string), a[1].(int64), a[2].(bool), a[3].(bool), a[4].(string))
+		return out.String(), err
+	}, types.Refcursor, types.Int4, b, b, text)
 	add("schema_to_xml", func(x *execCtx, a []any) (any, error) {
 		var out strings.Builder
 		nsp, err := xmlSchemaOid(x, a[0].(string))
@@ -120,6 +127,34 @@ func xmlRun(x *execCtx, sql string) ([][]any, []outCol, error) {
 	return res.Rows, plan.cols, nil
 }
 
+// xmlCursor is cursor_to_xml: the next count rows of a cursor the session
+// declared, as query_to_xml writes a query's.
+func xmlCursor(x *execCtx, out *strings.Builder, name string, count int64, nulls, forest bool, targetNS string) error {
+	if !forest {
+		xmlRootStart(out, "table", targetNS, true)
+		out.WriteByte('\n')
+	}
+	c := x.s.cursors[name]
+	if c == nil {
+		return pgerror.Newf(pgerror.InvalidCursorName, "cursor \"%s\" does not exist", name)
+	}
+	var txn *isolation.Txn
+	if x.s.txn != nil {
+		txn = x.s.txn.kv
+	}
+	rows, _, err := c.fetch(cursorpos.Forward, count, x.s.statements, true, txn)
+	if err != nil {
+		return err
+	}
+	if err := xmlRows(x, out, rows, c.outs, "", nulls, forest, targetNS, true); err != nil {
+		return err
+	}
+	if !forest {
+		out.WriteString("</table>\n")
+	}
+	return nil
+}
+
 // xmlQuery is query_to_xml_internal without a schema: the rows of query as
 // <row> elements in a root element named after table ("table" for a
 // query), or each in a root element of its own (tableforest).
@@ -136,9 +171,22 @@ func xmlQuery(x *execCtx, out *strings.Builder, query, table string, nulls, fore
 		xmlRootStart(out, root, targetNS, topLevel)
 		out.WriteByte('\n')
 	}
-	rowName := root
-	if table == "" && forest {
-		rowName = "row"
+	if err := xmlRows(x, out, rows, cols, table, nulls, forest, targetNS, topLevel); err != nil {
+		return err
+	}
+	if !forest {
+		out.WriteString("</" + root + ">\n")
+	}
+	return nil
+}
+
+// xmlRows is SPI_sql_row_to_xmlelement for each row: a <row> element, or
+// (tableforest) a root element named after table ("row" for a query), of
+// one element a column, NULLs as xsi:nil with nulls, else left out.
+func xmlRows(x *execCtx, out *strings.Builder, rows [][]any, cols []outCol, table string, nulls, forest bool, targetNS string, topLevel bool) error {
+	rowName := "row"
+	if table != "" {
+		rowName = types.XMLNameFull(table, true, false)
 	}
 	for _, row := range rows {
 		if forest {
@@ -165,9 +213,6 @@ func xmlQuery(x *execCtx, out *strings.Builder, query, table string, nulls, fore
 		} else {
 			out.WriteString("</row>\n\n")
 		}
-	}
-	if !forest {
-		out.WriteString("</" + root + ">\n")
 	}
 	return nil
 }
