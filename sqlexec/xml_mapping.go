@@ -94,37 +94,40 @@ func xmlInternalRows(x *execCtx, sql string) ([][]any, error) {
 	return res, nil
 }
 
-// xmlRun runs sql, which must be one SELECT (else 22000 "invalid query"),
-// as SPI_execute does inside the calling statement, returning its rows
-// and columns.
+// xmlRun runs sql as SPI_execute does inside the calling statement,
+// read-only: each of its statements in turn, the last of which must be a
+// SELECT (else 22000 "invalid query"), whose rows and columns it returns.
 func xmlRun(x *execCtx, sql string) ([][]any, []outCol, error) {
 	sts, err := parseStatements(sql)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(sts) != 1 {
+	for _, st := range sts {
+		if tag := readOnlyRefusal(st.node); tag != "" {
+			return nil, nil, withContext(pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed in a non-volatile function", tag),
+				"SQL statement \""+sql+"\"")
+		}
+	}
+	if len(sts) == 0 || sts[len(sts)-1].node.GetSelectStmt() == nil {
 		return nil, nil, pgerror.New(pgerror.DataException, "invalid query")
 	}
-	if tag := readOnlyRefusal(sts[0].node); tag != "" {
-		// SPI_execute runs the query read-only.
-		return nil, nil, withContext(pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed in a non-volatile function", tag),
-			"SQL statement \""+sql+"\"")
+	var rows [][]any
+	var cols []outCol
+	for _, st := range sts {
+		cat, _ := x.s.catalog()
+		b := &binder{s: x.s, cat: cat, full: sql}
+		plan, err := b.statement(st)
+		if err != nil {
+			return nil, nil, err
+		}
+		plan.locks, plan.perms = b.locks, b.perms
+		res, err := x.s.runRoutineStatement(x, plan, nil, st.sql)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, cols = res.Rows, plan.cols
 	}
-	if sts[0].node.GetSelectStmt() == nil {
-		return nil, nil, pgerror.New(pgerror.DataException, "invalid query")
-	}
-	cat, _ := x.s.catalog()
-	b := &binder{s: x.s, cat: cat, full: sql}
-	plan, err := b.statement(sts[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	plan.locks, plan.perms = b.locks, b.perms
-	res, err := x.s.runRoutineStatement(x, plan, nil, sql)
-	if err != nil {
-		return nil, nil, err
-	}
-	return res.Rows, plan.cols, nil
+	return rows, cols, nil
 }
 
 // xmlCursor is cursor_to_xml: the next count rows of a cursor the session

@@ -2,8 +2,12 @@ package types
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/ianaindex"
 )
 
 // The well-formedness check behind xml_in, XMLPARSE and IS DOCUMENT: the
@@ -87,6 +91,14 @@ type xmlParser struct {
 	// no well-formedness error (unless standalone="yes").
 	lenientEntities bool
 	standalone      bool
+	// values are the internal general entities' values, checked as
+	// content where they are referenced; external are the external
+	// ones, which content may not reference without a DTD to load.
+	values   map[string]string
+	external []string
+	// expanding are the entities whose values are being checked, to catch
+	// a reference to itself.
+	expanding map[string]bool
 }
 
 // fail records a fatal error and returns false.
@@ -258,7 +270,11 @@ func (p *xmlParser) xmlDecl() bool {
 	if !ok {
 		return p.fail(p.i, "String not started expecting ' or \"")
 	}
-	if version != "1.0" && !(strings.HasPrefix(version, "1.") && len(version) > 2) {
+	// VersionNum as libxml2 reads it: digits, '.', digits; a version
+	// other than 1.x is an error, 1.x other than 1.0 a warning.
+	if major, minor, ok := strings.Cut(version, "."); !ok || major == "" || strings.Contains(minor, ".") {
+		return p.fail(p.i, "String not started expecting ' or \"")
+	} else if major != "1" {
 		return p.fail(p.i, "Unsupported version '%s'", version)
 	}
 	if !p.has("?>") {
@@ -283,6 +299,9 @@ func (p *xmlParser) xmlDecl() bool {
 		})
 		if !ok || enc == "" || !(enc[0] >= 'a' && enc[0] <= 'z' || enc[0] >= 'A' && enc[0] <= 'Z') {
 			return p.fail(p.i, "String not started expecting ' or \"")
+		}
+		if !knownXMLEncoding(enc) {
+			return p.fail(p.i, "Unsupported encoding %s", enc)
 		}
 		p.skipBlanks()
 	}
@@ -332,24 +351,14 @@ func (p *xmlParser) declValue(ok func(byte) bool) (string, bool) {
 // entities its internal subset declares.
 func (p *xmlParser) doctype() bool {
 	p.i += len("<!DOCTYPE")
-	if !p.skipBlanks() {
-		return p.fail(p.i, "Space required after 'DOCTYPE'")
-	}
+	p.skipBlanks()
 	if p.name() == "" {
 		return p.fail(p.i, "xmlParseDocTypeDecl : no DOCTYPE name !")
 	}
 	p.skipBlanks()
-	switch {
-	case p.has("SYSTEM"):
-		p.i += len("SYSTEM")
-		if !p.skipBlanks() || !p.literal() {
-			return p.fail(p.i, "Space required after 'SYSTEM'")
-		}
-		p.lenientEntities = true
-	case p.has("PUBLIC"):
-		p.i += len("PUBLIC")
-		if !p.skipBlanks() || !p.literal() || !p.skipBlanks() || !p.literal() {
-			return p.fail(p.i, "Space required after the Public Identifier")
+	if p.has("SYSTEM") || p.has("PUBLIC") {
+		if !p.externalID(false) {
+			return false
 		}
 		p.lenientEntities = true
 	}
@@ -368,14 +377,60 @@ func (p *xmlParser) doctype() bool {
 	return true
 }
 
-// literal reads a quoted literal.
-func (p *xmlParser) literal() bool {
+// externalID reads SYSTEM SystemLiteral or PUBLIC PubidLiteral
+// SystemLiteral; a NOTATION (notation) may omit the system literal.
+func (p *xmlParser) externalID(notation bool) bool {
+	if p.has("SYSTEM") {
+		p.i += len("SYSTEM")
+		if !p.skipBlanks() {
+			return p.fail(p.i, "Space required after 'SYSTEM'")
+		}
+		if !p.literal(isXMLChar) {
+			return p.fail(p.i, "SystemLiteral \" or ' expected")
+		}
+		return true
+	}
+	p.i += len("PUBLIC")
+	if !p.skipBlanks() {
+		return p.fail(p.i, "Space required after 'PUBLIC'")
+	}
+	if !p.literal(isPubidChar) {
+		return p.fail(p.i, "PubidLiteral \" or ' expected")
+	}
+	save := p.i
+	if !p.skipBlanks() || p.eof() || p.s[p.i] != '"' && p.s[p.i] != '\'' {
+		if notation {
+			p.i = save
+			return true
+		}
+		return p.fail(p.i, "Space required after the Public Identifier")
+	}
+	if !p.literal(isXMLChar) {
+		return p.fail(p.i, "SystemLiteral \" or ' expected")
+	}
+	return true
+}
+
+// isPubidChar is the PubidChar production.
+func isPubidChar(r rune) bool {
+	return r == ' ' || r == '\r' || r == '\n' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+		strings.ContainsRune("-'()+,./:=?;!*#@$_%", r)
+}
+
+// literal reads a quoted literal whose characters satisfy ok.
+func (p *xmlParser) literal(ok func(rune) bool) bool {
 	if p.eof() || p.s[p.i] != '"' && p.s[p.i] != '\'' {
 		return false
 	}
-	end := strings.IndexByte(p.s[p.i+1:], p.s[p.i])
+	q := p.s[p.i]
+	end := strings.IndexByte(p.s[p.i+1:], q)
 	if end < 0 {
 		return false
+	}
+	for _, r := range p.s[p.i+1 : p.i+1+end] {
+		if r == utf8.RuneError || !ok(r) {
+			return false
+		}
 	}
 	p.i += end + 2
 	return true
@@ -385,6 +440,7 @@ func (p *xmlParser) literal() bool {
 func (p *xmlParser) internalSubset() bool {
 	for {
 		p.skipBlanks()
+		ok := true
 		switch {
 		case p.eof():
 			return p.fail(p.i, "xmlParseInternalSubset: error detected in Markup declaration")
@@ -392,14 +448,12 @@ func (p *xmlParser) internalSubset() bool {
 			p.i++
 			return true
 		case p.has("<!--"):
-			if !p.comment() {
-				return false
-			}
+			ok = p.comment()
 		case p.has("<?"):
-			if !p.pi() {
-				return false
-			}
+			ok = p.pi()
 		case p.has("%"):
+			// A parameter entity's text is markup fickle does not expand:
+			// what it declares is unknown.
 			p.i++
 			if p.name() == "" || !p.has(";") {
 				return p.fail(p.i, "xmlParsePEReference: no name")
@@ -407,57 +461,304 @@ func (p *xmlParser) internalSubset() bool {
 			p.i++
 			p.lenientEntities = true
 		case p.has("<!ENTITY"):
-			p.i += len("<!ENTITY")
-			if !p.skipBlanks() {
-				return p.fail(p.i, "Space required after '<!ENTITY'")
-			}
-			general := true
-			if p.has("%") {
-				p.i++
-				general = false
-				p.skipBlanks()
-			}
-			n := p.name()
-			if n == "" {
-				return p.fail(p.i, "xmlParseEntityDecl: no name")
-			}
-			if general {
-				if p.entities == nil {
-					p.entities = map[string]bool{}
-				}
-				p.entities[n] = true
-			}
-			if !p.markupRest() {
-				return false
-			}
-		case p.has("<!ELEMENT"), p.has("<!ATTLIST"), p.has("<!NOTATION"):
-			p.i += 2
-			if !p.markupRest() {
-				return false
-			}
+			ok = p.entityDecl()
+		case p.has("<!ELEMENT"):
+			ok = p.elementDecl()
+		case p.has("<!ATTLIST"):
+			ok = p.attlistDecl()
+		case p.has("<!NOTATION"):
+			p.i += len("<!NOTATION")
+			ok = p.skipBlanks() && p.name() != "" && p.skipBlanks() && (p.has("SYSTEM") || p.has("PUBLIC")) && p.externalID(true)
+			p.skipBlanks()
+			ok = ok && p.closeDecl()
 		default:
+			ok = false
+		}
+		if !ok {
 			return p.fail(p.i, "xmlParseInternalSubset: error detected in Markup declaration")
 		}
 	}
 }
 
-// markupRest skips the rest of a markup declaration to its '>', over
-// quoted literals.
-func (p *xmlParser) markupRest() bool {
-	for !p.eof() {
-		switch c := p.s[p.i]; c {
-		case '>':
-			p.i++
-			return true
-		case '"', '\'':
-			if !p.literal() {
-				return p.fail(p.i, "EntityValue: \" or ' expected")
-			}
-		default:
-			p.i++
+// closeDecl reads the '>' that ends a markup declaration.
+func (p *xmlParser) closeDecl() bool {
+	if !p.has(">") {
+		return false
+	}
+	p.i++
+	return true
+}
+
+// entityDecl reads <!ENTITY [%] name (value | external id [NDATA n])>,
+// keeping a general entity's literal value for the check of its uses.
+func (p *xmlParser) entityDecl() bool {
+	p.i += len("<!ENTITY")
+	if !p.skipBlanks() {
+		return false
+	}
+	general := true
+	if p.has("%") {
+		p.i++
+		general = false
+		if !p.skipBlanks() {
+			return false
 		}
 	}
-	return p.fail(p.i, "xmlParseInternalSubset: error detected in Markup declaration")
+	n := p.name()
+	if n == "" || !p.skipBlanks() {
+		return false
+	}
+	value, internal := "", false
+	switch {
+	case p.has("SYSTEM"), p.has("PUBLIC"):
+		if !p.externalID(false) {
+			return false
+		}
+		save := p.i
+		if p.skipBlanks() && p.has("NDATA") {
+			if !general {
+				return false
+			}
+			p.i += len("NDATA")
+			if !p.skipBlanks() || p.name() == "" {
+				return false
+			}
+		} else {
+			p.i = save
+		}
+	default:
+		v, ok := p.entityValue()
+		if !ok {
+			return false
+		}
+		value, internal = v, true
+	}
+	p.skipBlanks()
+	if !p.closeDecl() {
+		return false
+	}
+	if general {
+		if p.entities == nil {
+			p.entities = map[string]bool{}
+			p.values = map[string]string{}
+		}
+		if !p.entities[n] { // the first declaration binds
+			p.entities[n] = true
+			if internal {
+				p.values[n] = value
+			} else {
+				p.external = append(p.external, n)
+			}
+		}
+	}
+	return true
+}
+
+// entityValue reads a quoted EntityValue: its references must be
+// well-formed, and a parameter entity reference is no markup fickle
+// expands in the internal subset (libxml2 refuses it there). The value
+// returned has its character references replaced.
+func (p *xmlParser) entityValue() (string, bool) {
+	if p.eof() || p.s[p.i] != '"' && p.s[p.i] != '\'' {
+		return "", false
+	}
+	q := p.s[p.i]
+	p.i++
+	var b strings.Builder
+	for {
+		switch {
+		case p.eof():
+			return "", false
+		case p.s[p.i] == q:
+			p.i++
+			return b.String(), true
+		case p.s[p.i] == '%':
+			return "", false
+		case p.has("&#"):
+			start := p.i
+			p.i++
+			if !p.charRef() {
+				return "", false
+			}
+			b.WriteRune(p.charRefValue(p.s[start:p.i]))
+		case p.s[p.i] == '&':
+			start := p.i
+			p.i++
+			if p.name() == "" || !p.has(";") {
+				return "", false
+			}
+			p.i++
+			b.WriteString(p.s[start:p.i])
+		default:
+			r, w := utf8.DecodeRuneInString(p.s[p.i:])
+			if r == utf8.RuneError && w <= 1 || !isXMLChar(r) {
+				return "", false
+			}
+			b.WriteString(p.s[p.i : p.i+w])
+			p.i += w
+		}
+	}
+}
+
+// charRefValue is the character of a well-formed reference &#N; or &#xH;.
+func (p *xmlParser) charRefValue(ref string) rune {
+	body := strings.TrimSuffix(strings.TrimPrefix(ref, "&#"), ";")
+	base := 10
+	if strings.HasPrefix(body, "x") {
+		body, base = body[1:], 16
+	}
+	v, _ := strconv.ParseInt(body, base, 32)
+	return rune(v)
+}
+
+// elementDecl reads <!ELEMENT name contentspec>.
+func (p *xmlParser) elementDecl() bool {
+	p.i += len("<!ELEMENT")
+	if !p.skipBlanks() || p.name() == "" || !p.skipBlanks() {
+		return false
+	}
+	switch {
+	case p.has("EMPTY"):
+		p.i += len("EMPTY")
+	case p.has("ANY"):
+		p.i += len("ANY")
+	case p.has("("):
+		if !p.contentParticle() {
+			return false
+		}
+	default:
+		return false
+	}
+	p.skipBlanks()
+	return p.closeDecl()
+}
+
+// contentParticle reads a parenthesized content model (children or
+// Mixed) and its occurrence mark.
+func (p *xmlParser) contentParticle() bool {
+	p.i++
+	items, sep := 0, byte(0)
+	for {
+		p.skipBlanks()
+		switch {
+		case p.has("#PCDATA") && items == 0:
+			p.i += len("#PCDATA")
+		case p.has("("):
+			if !p.contentParticle() {
+				return false
+			}
+		default:
+			if p.name() == "" {
+				return false
+			}
+			if !p.eof() && strings.IndexByte("?*+", p.s[p.i]) >= 0 {
+				p.i++
+			}
+		}
+		items++
+		p.skipBlanks()
+		if p.eof() {
+			return false
+		}
+		c := p.s[p.i]
+		if c == ')' {
+			p.i++
+			if !p.eof() && strings.IndexByte("?*+", p.s[p.i]) >= 0 {
+				p.i++
+			}
+			return true
+		}
+		if c != '|' && c != ',' || sep != 0 && c != sep {
+			return false
+		}
+		sep = c
+		p.i++
+	}
+}
+
+// attlistDecl reads <!ATTLIST element (name type default)*>.
+func (p *xmlParser) attlistDecl() bool {
+	p.i += len("<!ATTLIST")
+	if !p.skipBlanks() || p.name() == "" {
+		return false
+	}
+	for {
+		blank := p.skipBlanks()
+		if p.has(">") {
+			p.i++
+			return true
+		}
+		if !blank || p.name() == "" || !p.skipBlanks() {
+			return false
+		}
+		switch {
+		case p.has("NOTATION"):
+			p.i += len("NOTATION")
+			if !p.skipBlanks() || !p.has("(") || !p.enumeration(true) {
+				return false
+			}
+		case p.has("("):
+			if !p.enumeration(false) {
+				return false
+			}
+		default:
+			t := p.name()
+			switch t {
+			case "CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS":
+			default:
+				return false
+			}
+		}
+		if !p.skipBlanks() {
+			return false
+		}
+		switch {
+		case p.has("#REQUIRED"):
+			p.i += len("#REQUIRED")
+		case p.has("#IMPLIED"):
+			p.i += len("#IMPLIED")
+		default:
+			if p.has("#FIXED") {
+				p.i += len("#FIXED")
+				if !p.skipBlanks() {
+					return false
+				}
+			}
+			if !p.attValue() {
+				return false
+			}
+		}
+	}
+}
+
+// enumeration reads ( token | token ... ): names for a NOTATION type,
+// name tokens otherwise.
+func (p *xmlParser) enumeration(names bool) bool {
+	p.i++
+	for {
+		p.skipBlanks()
+		start := p.i
+		for p.i < len(p.s) {
+			r, w := utf8.DecodeRuneInString(p.s[p.i:])
+			if !isXMLNameChar(r) || names && p.i == start && !isXMLNameStart(r) {
+				break
+			}
+			p.i += w
+		}
+		if p.i == start {
+			return false
+		}
+		p.skipBlanks()
+		switch {
+		case p.has(")"):
+			p.i++
+			return true
+		case p.has("|"):
+			p.i++
+		default:
+			return false
+		}
+	}
 }
 
 // content reads content up to an end tag or the end of the input.
@@ -529,8 +830,27 @@ func (p *xmlParser) reference() bool {
 	case "lt", "gt", "amp", "apos", "quot":
 		return true
 	}
-	if !p.entities[n] && !(p.lenientEntities && !p.standalone) {
-		p.note(p.i, "Entity '%s' not defined", n)
+	if !p.entities[n] {
+		if !(p.lenientEntities && !p.standalone) {
+			p.note(p.i, "Entity '%s' not defined", n)
+		}
+		return true
+	}
+	v, internal := p.values[n]
+	if !internal {
+		return true
+	}
+	if p.expanding[n] {
+		return p.fail(p.i, "Detected an entity reference loop")
+	}
+	// The replacement text must be content in its own right.
+	sub := &xmlParser{s: v, entities: p.entities, values: p.values, external: p.external,
+		lenientEntities: p.lenientEntities, standalone: p.standalone, expanding: map[string]bool{n: true}}
+	for k := range p.expanding {
+		sub.expanding[k] = true
+	}
+	if sub.content() && !sub.eof() || len(sub.errs) > 0 {
+		return p.fail(p.i, "Entity '%s' failed to parse", n)
 	}
 	return true
 }
@@ -749,4 +1069,33 @@ func (p *xmlParser) pi() bool {
 			return false
 		}
 	}
+}
+
+// commonEncodings are encoding names as iconv compares them (upper case,
+// punctuation dropped) that libxml2 and iconv know beyond the IANA
+// registry's spellings.
+var commonEncodings = map[string]bool{"UTF8": true, "UTF16": true, "UTF16BE": true, "UTF16LE": true, "UTF32": true,
+	"UCS2": true, "UCS4": true, "ISO10646UCS2": true, "ISO10646UCS4": true, "ASCII": true, "USASCII": true,
+	"ISOLATIN1": true, "EUCJP": true, "EUCKR": true, "EUCCN": true, "EUCTW": true, "SHIFTJIS": true, "SJIS": true,
+	"BIG5": true, "GB2312": true, "GBK": true, "GB18030": true, "KOI8R": true, "KOI8U": true}
+
+// iconvEncodingRE matches the families of names iconv knows, as it
+// compares them (ISO-8859-n, LATINn, CP1252, IBM850, WINDOWS-1250, MS932).
+var iconvEncodingRE = regexp.MustCompile(`^(ISO8859[0-9]+|LATIN[0-9]+|CP[0-9]+|IBM[0-9]+|WINDOWS[0-9]+|MS[0-9]+)$`)
+
+// knownXMLEncoding approximates whether libxml2 (with iconv) can read a
+// document in encoding name: names of the IANA registry, and the common
+// names iconv knows, compared as iconv compares them.
+func knownXMLEncoding(name string) bool {
+	if _, err := ianaindex.IANA.Encoding(name); err == nil {
+		return true
+	}
+	var b strings.Builder
+	for _, r := range strings.ToUpper(name) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	n := b.String()
+	return commonEncodings[n] || iconvEncodingRE.MatchString(n)
 }
