@@ -78,11 +78,6 @@ var driverSuites = []driverSuite{
 			"pgtype TestNumericCodec":                                            "numeric values of magnitude 1e100000 and beyond are not supported by fickle (0A000): apd's exponents stop at 100000, PostgreSQL's 131072 digits before the point go further",
 			"pgtype TestNumericBinaryEncodeLargeDigitCount":                      "numeric values of magnitude 1e100000 and beyond are not supported by fickle (0A000): apd's exponents stop at 100000, PostgreSQL's 131072 digits before the point go further",
 			"pgtype TestTextCodecACLItem":                                        "type aclitem is not supported by fickle (0A000)",
-			"pgtype TestXMLCodec":                                                whyXML,
-			"pgtype TestXMLCodecDecodeValue":                                     whyXML,
-			"pgtype TestXMLCodecPointerIndirection":                              whyXML,
-			"pgtype TestXMLCodecPointerToPointerToString":                        whyXML,
-			"pgtype TestXMLCodecUnmarshalSQLNull":                                whyXML,
 		},
 	},
 	{

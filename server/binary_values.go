@@ -26,9 +26,9 @@ func enumOf(oid uint32) (enum types.Type, array, ok bool) {
 	return types.Type{}, false, false
 }
 
-// textLike reports whether t is an enum or citext type, whose binary form
-// is text's.
-func textLike(t types.Type) bool { return t.IsEnum() || t.IsCitext() }
+// textLike reports whether t is an enum, citext or xml type, whose binary
+// form is text's.
+func textLike(t types.Type) bool { return t.IsEnum() || t.IsCitext() || t.Oid == types.OidXML }
 
 // supportsBinary is wire.SupportsBinary for every type, enums, the
 // scalar codecs and the range types included.
@@ -74,6 +74,10 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	}
 	if isHstoreArray(oid) {
 		return appendHstoreArray(buf, oid, v)
+	}
+	if x, ok := v.(string); ok && oid == uint32(types.OidXML) {
+		// xml_send sends xml_out's text: the declaration rewritten.
+		v = types.FormatXML(x)
 	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:

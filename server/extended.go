@@ -281,6 +281,12 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 			}
 			params[i], err = c.sess.ParseText(oid, string(v))
 		case formatBinary:
+			if oid == uint32(types.OidXML) {
+				// xml_recv reads the text as xml_in does, in the
+				// session's xmloption.
+				params[i], err = c.sess.ParseText(oid, string(v))
+				break
+			}
 			params[i], err = decodeBinaryValue(oid, v)
 			if errors.Is(err, wire.ErrIncorrectBinaryFormat) {
 				err = pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation,

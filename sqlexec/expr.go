@@ -66,6 +66,10 @@ func (b *binder) exprNode(sc *scope, n *pg_query.Node) (*scalar, error) {
 			Args: []*pg_query.Node{jp.Expr.RawExpr}, Location: jp.Location, Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL})
 	case *pg_query.Node_SqlvalueFunction:
 		return b.sqlValueFunction(sc, v.SqlvalueFunction)
+	case *pg_query.Node_XmlExpr:
+		return b.xmlExpr(sc, v.XmlExpr)
+	case *pg_query.Node_XmlSerialize:
+		return b.xmlSerialize(sc, v.XmlSerialize)
 	case *pg_query.Node_SubLink:
 		return b.subLink(sc, v.SubLink)
 	case *pg_query.Node_CollateClause:

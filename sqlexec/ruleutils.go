@@ -62,6 +62,8 @@ type dnode struct {
 	// column of it; typ is its base type), 0 for none: where its base type
 	// is wanted, ruleutils shows the coercion (coerce).
 	domain uint32
+	// xml holds an SQL/XML expression's clauses (dXML).
+	xml *dxml
 }
 
 type dkind int
@@ -81,6 +83,8 @@ const (
 	dValue // an SQL value function, CURRENT_TIMESTAMP, printed as text
 	// dCollate is expr COLLATE name: op holds the quoted collation name.
 	dCollate
+	// dXML is an SQL/XML expression (ruleutils_xml.go), xml its clauses.
+	dXML
 )
 
 // errNotDeparsed marks an expression ruleutils-lite does not analyze: the
@@ -279,6 +283,10 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		return d.funcCall(v.FuncCall)
 	case *pg_query.Node_SqlvalueFunction:
 		return sqlValueNode(v.SqlvalueFunction)
+	case *pg_query.Node_XmlExpr:
+		return d.xmlExpr(v.XmlExpr)
+	case *pg_query.Node_XmlSerialize:
+		return d.xmlSerialize(v.XmlSerialize)
 	case *pg_query.Node_CoalesceExpr:
 		return d.common("COALESCE", v.CoalesceExpr.Args)
 	case *pg_query.Node_AArrayExpr:
@@ -830,6 +838,8 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 	switch n.kind {
 	case dConst:
 		return d.printConst(n)
+	case dXML:
+		return d.printXML(n, pretty)
 	case dColumn, dValue:
 		return n.text
 	case dCast:
@@ -1014,6 +1024,11 @@ func simpleIn(n, parent *dnode) bool {
 func (d *deparser) printConst(n *dnode) string {
 	if n.null && n.typ.Oid == types.OidUnknown {
 		return "NULL"
+	}
+	if n.typ.Oid == types.OidUnknown {
+		// get_const_expr leaves an unknown-type literal unlabeled (an
+		// argument of XMLELEMENT, which coerces none).
+		return quoteLiteral(n.text)
 	}
 	typ, _ := catalogNames{s: d.b.s}.typeName(uint32(n.typ.Oid), n.typ.Typmod)
 	if n.null {

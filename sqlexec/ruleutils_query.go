@@ -905,6 +905,12 @@ func figureColname(n *pg_query.Node) string {
 		}
 	case *pg_query.Node_CoalesceExpr:
 		return "coalesce"
+	case *pg_query.Node_XmlExpr:
+		if v.XmlExpr.Op != pg_query.XmlExprOp_IS_DOCUMENT {
+			return strings.ToLower(strings.TrimPrefix(v.XmlExpr.Op.String(), "IS_"))
+		}
+	case *pg_query.Node_XmlSerialize:
+		return "xmlserialize"
 	case *pg_query.Node_CaseExpr:
 		return "case"
 	case *pg_query.Node_AArrayExpr:

@@ -44,6 +44,10 @@ func (s *Session) textEnv() *types.Env {
 	env.IntervalStyle = s.intervalStyle()
 	bo, _ := s.settings.get("bytea_output")
 	env.ByteaEscape = bo == "escape"
+	xo, _ := s.settings.get("xmloption")
+	env.XMLOptionDocument = xo == "document"
+	xb, _ := s.settings.get("xmlbinary")
+	env.XMLBinaryHex = xb == "hex"
 	if efd, _ := s.settings.get("extra_float_digits"); efd != "" {
 		if n, err := strconv.Atoi(efd); err == nil && n <= 0 {
 			env.FloatDigits = 15 + n

@@ -304,7 +304,7 @@ func sizeModeled(t types.Type) bool {
 	}
 	switch t.Oid {
 	case types.OidText, types.OidVarchar, types.OidBpchar, types.OidBytea, types.OidNumeric, types.OidBit, types.OidVarbit,
-		types.OidInet, types.OidCidr, types.OidJSON:
+		types.OidInet, types.OidCidr, types.OidJSON, types.OidXML:
 		return true
 	}
 	return false

@@ -150,6 +150,12 @@ type Env struct {
 	// TextSearch is the session's default text search configuration, which
 	// the text @@ operators parse text with; nil makes them fail with 0A000.
 	TextSearch TextSearcher
+	// XMLOptionDocument is xmloption = document: xml input must be a
+	// document rather than content.
+	XMLOptionDocument bool
+	// XMLBinaryHex is xmlbinary = hex: XMLELEMENT writes bytea in hex
+	// rather than base64.
+	XMLBinaryHex bool
 }
 
 // TextSearcher turns text into what full-text search compares, with the

@@ -78,6 +78,7 @@ var arrayTypes = map[Oid]Oid{
 	OidMacaddr:        OidMacaddrArray,
 	OidMacaddr8:       OidMacaddr8Array,
 	OidPGLSN:          OidPGLSNArray,
+	OidXML:            OidXMLArray,
 	OidTimetz:         OidTimetzArray,
 	OidTSQuery:        3645,
 	OidRegconfig:      3735,

@@ -152,7 +152,7 @@ func hasBtree(t Type) bool {
 	if every, ok := everyField(oid, hasBtree); ok {
 		return every
 	}
-	return !IsGeometric(oid) && oid != OidXID && oid != OidJSON
+	return !IsGeometric(oid) && oid != OidXID && oid != OidJSON && oid != OidXML
 }
 
 // hasEquality reports whether t (or its element type, for an array) has
@@ -200,7 +200,7 @@ func hasHash(t Type) bool {
 		return every
 	}
 	switch oid {
-	case OidBit, OidVarbit, OidTSVector, OidTSQuery, OidJSON, OidMoney:
+	case OidBit, OidVarbit, OidTSVector, OidTSQuery, OidJSON, OidMoney, OidXML:
 		return false
 	}
 	return !IsGeometric(oid)

@@ -70,6 +70,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseMacaddr8(s)
 	case OidPGLSN:
 		return parseLSN(s)
+	case OidXML:
+		return parseXML(env, s)
 	case OidTimetz:
 		return parseTimetz(env, t, s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
@@ -152,8 +154,11 @@ func formatText(env *Env, t Type, v any) string {
 	case *apd.Decimal:
 		return formatNumeric(x)
 	case string:
-		if t.Oid == OidChar {
+		switch t.Oid {
+		case OidChar:
 			return formatChar(x)
+		case OidXML:
+			return FormatXML(x)
 		}
 		return x
 	case []byte:

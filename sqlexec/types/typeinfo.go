@@ -97,6 +97,7 @@ var typeInfos = map[Oid]typeInfo{
 	OidMacaddr:        {"macaddr", "macaddr", 6, CategoryUser, false},
 	OidMacaddr8:       {"macaddr8", "macaddr8", 8, CategoryUser, false},
 	OidPGLSN:          {"pg_lsn", "pg_lsn", 8, CategoryUser, false},
+	OidXML:            {"xml", "xml", -1, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -172,13 +173,12 @@ var typeNames = map[string]Oid{
 	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
 	"tsvector": OidTSVector, "tsquery": OidTSQuery,
 	"bit": OidBit, "varbit": OidVarbit, "bit varying": OidVarbit,
-	"money": OidMoney, "macaddr": OidMacaddr, "macaddr8": OidMacaddr8, "pg_lsn": OidPGLSN, "timetz": OidTimetz, "time with time zone": OidTimetz,
+	"money": OidMoney, "macaddr": OidMacaddr, "macaddr8": OidMacaddr8, "pg_lsn": OidPGLSN, "xml": OidXML, "timetz": OidTimetz, "time with time zone": OidTimetz,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
-	"xml":      true,
 	"anyrange": true, "anymultirange": true, "txid_snapshot": true, "cstring": true,
 }
 

@@ -75,7 +75,7 @@ func TestTypeByNameRejectsUnknownNamesAndBadModifiers(t *testing.T) {
 		{[]string{"numeric"}, []int32{0}, pgerror.InvalidParameterValue},
 		{[]string{"numeric"}, []int32{1001}, pgerror.InvalidParameterValue},
 		{[]string{"int4"}, []int32{3}, pgerror.SyntaxError},
-		{[]string{"pg_catalog", "xml"}, nil, pgerror.FeatureNotSupported},
+		{[]string{"pg_catalog", "txid_snapshot"}, nil, pgerror.FeatureNotSupported},
 		{[]string{"pg_catalog", "interval"}, []int32{5}, pgerror.InvalidParameterValue},
 		{[]string{"pg_catalog", "interval"}, []int32{4, -1}, pgerror.InvalidParameterValue},
 	}
