@@ -575,6 +575,9 @@ func (b *binder) dependsOnGroupedKey(agg *aggScope, e *scalar) bool {
 			return false
 		}
 	}
+	if !slices.Contains(b.groupedKeys, t.oid) {
+		b.groupedKeys = append(b.groupedKeys, t.oid)
+	}
 	return true
 }
 

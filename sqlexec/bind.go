@@ -297,6 +297,10 @@ type binder struct {
 	// callCosts holds the cost of the user function each call compiled so
 	// far resolved to (qual_order.go).
 	callCosts map[*pg_query.FuncCall]float64
+	// groupedKeys lists the tables whose primary key, grouped by, let
+	// the statement read other columns of theirs (dependsOnGroupedKey): a
+	// view that does depends on the key.
+	groupedKeys []uint32
 	// literalPos is the position of the string literal whose conversion
 	// the domain checks being compiled stand for, 0 for none: array_in
 	// checks the elements of an array of a domain as it reads the

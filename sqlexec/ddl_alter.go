@@ -557,6 +557,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		if t.pkParent != 0 || t.pkIndex != nil && t.pkIndex.parent != 0 {
 			return inheritedConstraintDrop(t, name)
 		}
+		if err := d.refuseDropOfGroupingKey(t, name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+			return err
+		}
 		oid := primaryKeyIndexOID(t)
 		if err := d.dropDependentForeignKeys(t, d.keyDependents(t, oid), fmt.Sprintf("constraint %s on table %s", name, t.name),
 			"index "+name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
@@ -590,6 +593,24 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return nil
 	}
 	return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.name)
+}
+
+// refuseDropOfGroupingKey fails the drop of t's primary key name while a
+// view's GROUP BY relies on it to read t's other columns: PostgreSQL's
+// 2BP01, or with CASCADE a refusal, since fickle drops no view here.
+func (d *ddl) refuseDropOfGroupingKey(t *tableDesc, name string, cascade bool) error {
+	for _, v := range sortedViews(d.cat) {
+		if !slices.Contains(v.keyDeps, t.oid) {
+			continue
+		}
+		if cascade {
+			return pgerror.Unsupported("dropping with CASCADE a primary key that a view's GROUP BY relies on")
+		}
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name).
+			WithDetail("view %s depends on constraint %s on table %s", v.name, name, t.name).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	return nil
 }
 
 // dropKeyIndex drops ix, the index of a PRIMARY KEY, UNIQUE or EXCLUDE

@@ -33,6 +33,10 @@ type viewDesc struct {
 	// types are the OIDs of the user types its query names (casts): they
 	// cannot be dropped while the view exists.
 	types []uint32
+	// keyDeps are the OIDs of the tables whose primary key the query's
+	// GROUP BY relies on to read their other columns: the key cannot be
+	// dropped while the view exists.
+	keyDeps []uint32
 	// triggers are the view's triggers in name order (triggers_views.go).
 	triggers []*triggerDesc
 	// rules are the view's rewrite rules in name order (rules.go).
@@ -172,7 +176,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
 	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, types: b.userTypesNamed(query), owner: d.s.currentRole(),
-		rowVersions: b.readsRowVersions()}
+		rowVersions: b.readsRowVersions(), keyDeps: b.groupedKeys}
 	v.withOptions(options)
 	seen := map[string]bool{}
 	for i, c := range plan.cols {
