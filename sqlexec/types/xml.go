@@ -259,38 +259,38 @@ func parseXMLDecl(s string) (xmlDecl, string) {
 		return d, errVersion
 	}
 	d.version, d.hasVersion = v, true
-	save := p
-	skip()
-	if strings.HasPrefix(s[p:], "encoding") {
-		if !isXMLBlank(s[save]) {
-			return d, errSpace
+	// pseudoAttr reads "blanks name blanks = blanks" of an optional
+	// pseudo-attribute, leaving p at its value; present is false, with p
+	// where it was, when the name does not follow.
+	pseudoAttr := func(name, malformed string) (present bool, msg string) {
+		save := p
+		skip()
+		if !strings.HasPrefix(s[p:], name) {
+			p = save
+			return false, ""
 		}
-		p += 8
+		if !isXMLBlank(s[save]) {
+			return true, errSpace
+		}
+		p += len(name)
 		skip()
 		if p >= len(s) || s[p] != '=' {
-			return d, errEncoding
+			return true, malformed
 		}
 		p++
 		skip()
+		return true, ""
+	}
+	if present, msg := pseudoAttr("encoding", errEncoding); msg != "" {
+		return d, msg
+	} else if present {
 		if _, ok := quoted(); !ok {
 			return d, errEncoding
 		}
-	} else {
-		p = save
 	}
-	save = p
-	skip()
-	if strings.HasPrefix(s[p:], "standalone") {
-		if !isXMLBlank(s[save]) {
-			return d, errSpace
-		}
-		p += 10
-		skip()
-		if p >= len(s) || s[p] != '=' {
-			return d, errStandalone
-		}
-		p++
-		skip()
+	if present, msg := pseudoAttr("standalone", errStandalone); msg != "" {
+		return d, msg
+	} else if present {
 		switch rest := s[p:]; {
 		case strings.HasPrefix(rest, "'yes'"), strings.HasPrefix(rest, `"yes"`):
 			d.standalone = 1
@@ -301,8 +301,6 @@ func parseXMLDecl(s string) (xmlDecl, string) {
 		default:
 			return d, errStandalone
 		}
-	} else {
-		p = save
 	}
 	skip()
 	if !strings.HasPrefix(s[p:], "?>") {
