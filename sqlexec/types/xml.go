@@ -585,23 +585,11 @@ func XMLValue(env *Env, t Type, v any, escape bool) (string, error) {
 	if !escape {
 		return s, nil
 	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#x0d;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String(), nil
+	return xmlTextEscaper.Replace(s), nil
 }
+
+// xmlTextEscaper escapes element content as libxml2's text writer does.
+var xmlTextEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#x0d;")
 
 // xsdTimestamp is EncodeDateTime with USE_XSD_DATES: the date, 'T', the
 // time with its fraction, and for timestamptz the session zone's offset
@@ -637,30 +625,9 @@ func xsdTimestamp(env *Env, ts time.Time, withZone bool) string {
 
 // XMLAttrEscape escapes an attribute value as libxml2's text writer
 // does: &, <, >, " and the white space characters as references.
-func XMLAttrEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\n':
-			b.WriteString("&#10;")
-		case '\t':
-			b.WriteString("&#9;")
-		case '\r':
-			b.WriteString("&#13;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func XMLAttrEscape(s string) string { return xmlAttrEscaper.Replace(s) }
+
+var xmlAttrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", "&#10;", "\t", "&#9;", "\r", "&#13;")
 
 // XMLNameToSQL is map_xml_name_to_sql_identifier: each _xHHHH_ escape
 // turned back into its character.
