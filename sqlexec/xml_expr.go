@@ -137,24 +137,11 @@ func (b *binder) xmlExpr(sc *scope, x *pg_query.XmlExpr) (*scalar, error) {
 	case pg_query.XmlExprOp_IS_XMLFOREST:
 		out.eval = func(x *execCtx) (any, error) {
 			var s []byte
-			present := false
-			for i, e := range named {
-				v, err := e.eval(x)
-				if err != nil {
-					return nil, err
-				}
-				if v == nil {
-					continue
-				}
-				present = true
-				text, err := types.XMLValue(x.env, e.typ, v, true)
-				if err != nil {
-					return nil, err
-				}
+			present, err := xmlValues(x, named, true, func(i int, text string) {
 				s = append(s, "<"+argNames[i]+">"+text+"</"+argNames[i]+">"...)
-			}
-			if !present {
-				return nil, nil
+			})
+			if err != nil || !present {
+				return nil, err
 			}
 			return string(s), nil
 		}
@@ -208,41 +195,42 @@ func (b *binder) xmlExpr(sc *scope, x *pg_query.XmlExpr) (*scalar, error) {
 	return out, nil
 }
 
+// xmlValues evaluates exprs in order and hands each non-NULL value, mapped
+// to XML (escaped as content when escape), to each with its index; present
+// reports whether any was not NULL.
+func xmlValues(x *execCtx, exprs []*scalar, escape bool, each func(i int, text string)) (present bool, err error) {
+	for i, e := range exprs {
+		v, err := e.eval(x)
+		if err != nil {
+			return false, err
+		}
+		if v == nil {
+			continue
+		}
+		text, err := types.XMLValue(x.env, e.typ, v, escape)
+		if err != nil {
+			return false, err
+		}
+		present = true
+		each(i, text)
+	}
+	return present, nil
+}
+
 // xmlElement is xmlelement: the attributes of the non-NULL named values,
 // escaped, then the non-NULL content values mapped to XML; an element
 // without content closes itself.
 func xmlElement(x *execCtx, name string, argNames []string, named, args []*scalar) (any, error) {
 	s := []byte("<" + name)
-	for i, e := range named {
-		v, err := e.eval(x)
-		if err != nil {
-			return nil, err
-		}
-		if v == nil {
-			continue
-		}
-		text, err := types.XMLValue(x.env, e.typ, v, false)
-		if err != nil {
-			return nil, err
-		}
+	if _, err := xmlValues(x, named, false, func(i int, text string) {
 		s = append(s, " "+argNames[i]+"=\""+types.XMLAttrEscape(text)+"\""...)
+	}); err != nil {
+		return nil, err
 	}
 	var content []byte
-	present := false
-	for _, e := range args {
-		v, err := e.eval(x)
-		if err != nil {
-			return nil, err
-		}
-		if v == nil {
-			continue
-		}
-		present = true
-		text, err := types.XMLValue(x.env, e.typ, v, true)
-		if err != nil {
-			return nil, err
-		}
-		content = append(content, text...)
+	present, err := xmlValues(x, args, true, func(_ int, text string) { content = append(content, text...) })
+	if err != nil {
+		return nil, err
 	}
 	if !present {
 		return string(append(s, "/>"...)), nil
