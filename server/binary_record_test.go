@@ -38,12 +38,7 @@ func TestRecordBinaryOutput(t *testing.T) {
 			"0000000100000001{pair}00000002000000010000001900000002000000170000000400000001000000190000000178ffffffff"},
 		{"SELECT row(5)::dpair", "00000001{posint}0000000400000005"},
 	}
-	srv := startSQLServer(t, Config{})
-	dsns := map[string]string{"fickle": fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())}
-	if addr := pgtestAddr(t); addr != "" {
-		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
-	}
-	for name, dsn := range dsns {
+	for name, dsn := range fickleAndPostgres(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -160,12 +155,7 @@ func TestRecordRecvMatchesPostgres(t *testing.T) {
 // and in text (record_in), inside arrays and nested composites too, on
 // fickle as on PostgreSQL.
 func TestCompositeParamChecksFieldDomains(t *testing.T) {
-	srv := startSQLServer(t, Config{})
-	dsns := map[string]string{"fickle": fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())}
-	if addr := pgtestAddr(t); addr != "" {
-		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
-	}
-	for name, dsn := range dsns {
+	for name, dsn := range fickleAndPostgres(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
