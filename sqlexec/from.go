@@ -205,9 +205,9 @@ type conj struct {
 	anyArr  *scalar
 	// src is the conjunct's expression, as EXPLAIN prints it.
 	src *pg_query.Node
-	// cost is what evaluating it costs a row (exprCost), policy marks row
-	// security's condition: they place it among its item's conditions
-	// (orderConds).
+	// cost is what evaluating it costs a row (exprCost, set by
+	// orderConds), policy marks row security's condition: they place it
+	// among its item's conditions.
 	cost   float64
 	policy bool
 }

@@ -31,10 +31,16 @@ const subqueryCost = 1e9
 // item (own is its bit in scalar.refs; 0 for a list of conditions on no
 // item) into PostgreSQL's order: row security's first, then those on the
 // item alone (its scan's filter in PostgreSQL) before those joining it to
-// others, each group by cost.
-func orderConds(cs []*conj, own uint64) {
+// others, each group by cost: exprCost of each condition's expression,
+// computed here since a lone condition needs none.
+func orderConds(cs []*conj, own uint64, calls map[*pg_query.FuncCall]float64) {
 	if len(cs) < 2 {
 		return
+	}
+	for _, c := range cs {
+		if c.src != nil {
+			c.cost = exprCost(c.src, calls)
+		}
 	}
 	group := func(c *conj) int {
 		switch {

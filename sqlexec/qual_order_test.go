@@ -57,7 +57,7 @@ func TestOrderCondsPutsPolicyThenOwnThenJoinConditions(t *testing.T) {
 	cheap2 := &conj{e: &scalar{refs: own}, cost: 1}
 	policy := &conj{e: &scalar{refs: own}, cost: 100, policy: true}
 	cs := []*conj{join, dear, cheap, policy, cheap2}
-	orderConds(cs, own)
+	orderConds(cs, own, nil)
 	want := []*conj{policy, cheap, cheap2, dear, join}
 	for i := range want {
 		if cs[i] != want[i] {

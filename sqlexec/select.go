@@ -1103,7 +1103,6 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 			if err != nil {
 				return err
 			}
-			c.cost = exprCost(n, b.callCosts)
 			if pc.on != nil {
 				// A LEFT JOIN's ON condition may not move to an earlier
 				// item: it decides whether the right side matches.
@@ -1119,7 +1118,6 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		if err != nil {
 			return err
 		}
-		c.cost = exprCost(n, b.callCosts)
 		place(c, nil)
 	}
 	for i, it := range items {
@@ -1128,11 +1126,11 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		// leakproof, which changes their order; fickle does not, so it
 		// orders the conditions of tables alone.
 		if it.table != nil {
-			orderConds(it.on, itemBit(i))
-			orderConds(it.post, itemBit(i))
+			orderConds(it.on, itemBit(i), b.callCosts)
+			orderConds(it.post, itemBit(i), b.callCosts)
 		}
 	}
-	orderConds(*pre, 0)
+	orderConds(*pre, 0, b.callCosts)
 	return nil
 }
 
