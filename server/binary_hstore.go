@@ -51,7 +51,7 @@ func decodeHstore(src []byte) (any, error) {
 		s := string(src[:n])
 		src = src[n:]
 		if !utf8.ValidString(s) {
-			return "", pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+			return "", pgerror.CheckUTF8(s)
 		}
 		return s, nil
 	}

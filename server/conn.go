@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/wire"
 )
@@ -59,6 +60,12 @@ type conn struct {
 	sess    Session
 	pid     uint32
 	secret  [4]byte
+	// enc converts text to and from the client's encoding; nil when the
+	// client's is UTF8 or SQL_ASCII (encoding.go).
+	enc *pgencoding.Converter
+	// changedParameters are the reported parameters the statements since
+	// the last ReadyForQuery changed, announced right before the next.
+	changedParameters map[string]string
 
 	state      txnState
 	blockOpts  TxnOptions // options of the open block, for AND CHAIN
@@ -313,6 +320,15 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) {
 	isQuery = isQuery || isCall
 	_, isSync := msg.(*pgproto3.Sync)
 	c.inExtended, c.inSync = !isQuery, isSync
+	if err := c.convertIncoming(msg); err != nil {
+		if isQuery {
+			c.queryError(err)
+			c.ready()
+		} else {
+			c.extendedError(err)
+		}
+		return
+	}
 	switch m := msg.(type) {
 	case *pgproto3.Query:
 		c.simpleQuery(m.String)
@@ -350,7 +366,7 @@ func (c *conn) safely(f func()) {
 		c.srv.cfg.Logf("connection %d: panic: %v\n%s", c.pid, r, debug.Stack())
 		err := pgerror.Newf(pgerror.InternalError, "internal error: %v", r)
 		c.fail()
-		c.be.Send(wire.ErrorResponse(err))
+		c.be.Send(c.errorToClient(wire.ErrorResponse(err)))
 		if c.inExtended && !c.inSync {
 			c.skipToSync = true
 		} else {
@@ -370,18 +386,34 @@ func (c *conn) sendParameters(params map[string]string) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.be.Send(&pgproto3.ParameterStatus{Name: n, Value: params[n]})
+		v := params[n]
+		if n == "client_encoding" {
+			c.setClientEncoding(v)
+		}
+		if converted, err := c.toClient(v); err == nil {
+			// A value the client's encoding cannot carry goes out as it is.
+			v = converted
+		}
+		c.be.Send(&pgproto3.ParameterStatus{Name: n, Value: v})
 	}
 }
 
-// reportChanges sends the notices a statement raised and announces the
-// reported parameters it changed.
+// reportChanges sends the notices a statement raised and notes the
+// reported parameters it changed, which ReadyForQuery announces, as
+// PostgreSQL's ReportChangedGUCOptions does; a new client_encoding applies
+// to the next statement's text at once.
 func (c *conn) reportChanges() {
 	for _, n := range c.sess.TakeNotices() {
-		c.be.Send(wire.NoticeResponse(n))
+		c.sendNotice(n)
 	}
-	if changed := c.sess.TakeChangedParameters(); len(changed) > 0 {
-		c.sendParameters(changed)
+	for name, v := range c.sess.TakeChangedParameters() {
+		if name == "client_encoding" {
+			c.setClientEncoding(v)
+		}
+		if c.changedParameters == nil {
+			c.changedParameters = map[string]string{}
+		}
+		c.changedParameters[name] = v
 	}
 }
 
@@ -396,13 +428,25 @@ func (c *conn) ready() {
 	if c.atReady {
 		c.sendNotifications()
 	}
+	if len(c.changedParameters) > 0 {
+		c.sendParameters(c.changedParameters)
+		clear(c.changedParameters)
+	}
 	c.be.Send(&c.out.ready)
 }
 
 // sendNotifications sends the session's waiting notifications.
 func (c *conn) sendNotifications() {
 	for _, n := range c.sess.TakeNotifications() {
-		c.be.Send(&pgproto3.NotificationResponse{PID: n.PID, Channel: n.Channel, Payload: n.Payload})
+		channel, payload := n.Channel, n.Payload
+		// Text the client's encoding cannot carry goes out as it is.
+		if s, err := c.toClient(channel); err == nil {
+			channel = s
+		}
+		if s, err := c.toClient(payload); err == nil {
+			payload = s
+		}
+		c.be.Send(&pgproto3.NotificationResponse{PID: n.PID, Channel: channel, Payload: payload})
 	}
 }
 
@@ -440,7 +484,7 @@ func (c *conn) sendFatal(err error) {
 	if wire.IsIOError(err) {
 		return
 	}
-	c.be.Send(wire.ErrorResponse(wire.Fatal(err)))
+	c.be.Send(c.errorToClient(wire.ErrorResponse(wire.Fatal(err))))
 	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
 	c.be.Flush()
 }

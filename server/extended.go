@@ -274,13 +274,24 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 		var err error
 		switch format {
 		case formatText:
-			// PostgreSQL verifies a text parameter's encoding before its
-			// type's input function sees it (pg_client_to_server).
-			if bad := pgerror.CheckUTF8(string(v)); bad != nil {
+			// PostgreSQL converts a text parameter to the server's
+			// encoding, or verifies it is valid there, before its type's
+			// input function sees it (pg_client_to_server).
+			text, err := c.fromClient(string(v))
+			if err != nil {
+				return nil, err
+			}
+			if bad := pgerror.CheckUTF8(text); bad != nil {
 				return nil, bad
 			}
-			params[i], err = c.sess.ParseText(oid, string(v))
+			params[i], err = c.sess.ParseText(oid, text)
+			if err != nil {
+				return nil, err
+			}
 		case formatBinary:
+			if err := c.checkBinaryText(oid); err != nil {
+				return nil, err
+			}
 			if oid == uint32(types.OidXML) {
 				// xml_recv reads the text as xml_in does, in the
 				// session's xmloption.
@@ -373,7 +384,9 @@ func (c *conn) describeRows(cols []Column, formats []int16) {
 		c.be.Send(&pgproto3.NoData{})
 		return
 	}
-	c.sendRowDescription(cols, formats)
+	if err := c.sendRowDescription(cols, formats); err != nil {
+		c.extendedError(err)
+	}
 }
 
 func (c *conn) execute(m *pgproto3.Execute) {
@@ -484,7 +497,7 @@ func (c *conn) closeObject(m *pgproto3.Close) {
 func (c *conn) sync() {
 	c.skipToSync = false
 	if err := c.endBatch(); err != nil {
-		c.be.Send(wire.ErrorResponse(err))
+		c.be.Send(c.errorToClient(wire.ErrorResponse(err)))
 	}
 	c.reportChanges()
 	c.ready()

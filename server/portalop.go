@@ -69,7 +69,9 @@ func (c *conn) portalOp(op CursorOp, extended bool) (bool, error) {
 	for i, r := range idx {
 		rows[i] = p.res.Rows[r]
 	}
-	c.sendRowDescription(p.res.Columns, nil)
+	if err := c.sendRowDescription(p.res.Columns, nil); err != nil {
+		return true, err
+	}
 	if err := c.sendRows(p.res.Columns, rows, nil); err != nil {
 		return true, err
 	}

@@ -13,16 +13,26 @@ const (
 )
 
 // sendRowDescription describes the columns; formats holds one code per
-// column (nil: all text).
-func (c *conn) sendRowDescription(cols []Column, formats []int16) {
+// column (nil: all text). It fails when the client's encoding cannot carry
+// a column's name or has the binary format refused for its type.
+func (c *conn) sendRowDescription(cols []Column, formats []int16) error {
 	fields := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
 		f := formatText
 		if formats != nil {
 			f = formats[i]
 		}
+		if f == formatBinary {
+			if err := c.checkBinaryText(col.TypeOID); err != nil {
+				return err
+			}
+		}
+		name, err := c.toClient(col.Name)
+		if err != nil {
+			return err
+		}
 		fields[i] = pgproto3.FieldDescription{
-			Name:                 []byte(col.Name),
+			Name:                 []byte(name),
 			TableOID:             col.TableOID,
 			TableAttributeNumber: uint16(col.AttNum),
 			DataTypeOID:          col.TypeOID,
@@ -32,6 +42,7 @@ func (c *conn) sendRowDescription(cols []Column, formats []int16) {
 		}
 	}
 	c.be.Send(&pgproto3.RowDescription{Fields: fields})
+	return nil
 }
 
 // typeModifier is the typmod a RowDescription gives a column: an anonymous
@@ -78,6 +89,9 @@ func (c *conn) sendRow(cols []Column, row []any, formats []int16) error {
 		start := len(buf)
 		col := &cols[i]
 		if formats != nil && formats[i] == formatBinary {
+			if err := c.checkBinaryText(col.TypeOID); err != nil {
+				return err
+			}
 			var err error
 			buf, err = appendTypedBinary(buf, types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v)
 			if err != nil {
@@ -85,6 +99,10 @@ func (c *conn) sendRow(cols []Column, row []any, formats []int16) error {
 			}
 		} else {
 			buf = c.sess.AppendText(buf, col, v)
+			var err error
+			if buf, err = c.appendToClient(buf, start); err != nil {
+				return err
+			}
 		}
 		offsets = append(offsets, start, len(buf))
 	}

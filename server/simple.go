@@ -80,13 +80,13 @@ func (c *conn) sendError(err error) {
 	if errors.As(err, &pe) && pe.Severity == "FATAL" {
 		c.fatalSent = true
 	}
-	c.be.Send(wire.ErrorResponse(err))
+	c.be.Send(c.errorToClient(wire.ErrorResponse(err)))
 }
 
 // endQuery ends a simple query whose statements all succeeded.
 func (c *conn) endQuery() {
 	if err := c.endBatch(); err != nil {
-		c.be.Send(wire.ErrorResponse(err))
+		c.be.Send(c.errorToClient(wire.ErrorResponse(err)))
 	}
 	c.reportChanges()
 }
@@ -175,7 +175,7 @@ func (c *conn) start(out *rowSink, res *Result) error {
 		}
 	}
 	if res.Columns != nil {
-		c.sendRowDescription(res.Columns, nil)
+		return c.sendRowDescription(res.Columns, nil)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -61,6 +62,8 @@ type copyOptions struct {
 	// freeze is COPY FROM's FREEZE: fickle has no frozen rows to write, but
 	// keeps PostgreSQL's checks of when FREEZE is allowed.
 	freeze bool
+	// encoding is the data's encoding (ENCODING); nil for the client's.
+	encoding *pgencoding.Encoding
 }
 
 func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
@@ -282,18 +285,6 @@ func (cp *copyPlan) markForcedFields(t *tableDesc) error {
 	return nil
 }
 
-// isSQLASCII says an encoding name is SQL_ASCII's, written as PostgreSQL's
-// clean_encoding_name accepts it (any case, punctuation ignored).
-func isSQLASCII(name string) bool {
-	key := strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == ' ' {
-			return -1
-		}
-		return r
-	}, name)
-	return strings.EqualFold(key, "SQLASCII")
-}
-
 // checkCopyFreeze makes COPY FROM ... FREEZE fail where PostgreSQL's does:
 // on a partitioned table, or on a table the current subtransaction neither
 // created nor truncated.
@@ -390,12 +381,11 @@ func (b *binder) copyOpts(list []*pg_query.Node, isFrom bool) (copyOptions, erro
 				return o, err
 			}
 		case "encoding":
-			// SQL_ASCII data is taken as it is: PostgreSQL neither converts
-			// it to nor from a UTF8 database, only checks what comes in is
-			// valid UTF8, as fickle does for UTF8.
-			if _, err := normEncoding(str(d)); err != nil && !isSQLASCII(str(d)) {
-				return o, err
+			e, ok := pgencoding.Lookup(str(d))
+			if !ok {
+				return o, b.errAt(pgerror.Newf(pgerror.InvalidParameterValue, "argument to option \"%s\" must be a valid encoding name", d.Defname), d.Location)
 			}
+			o.encoding = e
 		default:
 			return o, pgerror.Unsupported("COPY option " + d.Defname)
 		}
@@ -437,6 +427,32 @@ func (b *binder) copyOpts(list []*pg_query.Node, isFrom bool) (copyOptions, erro
 	return o, nil
 }
 
+// copyConverter is the conversion a text or CSV COPY's data takes to (in)
+// or from the server's UTF8: nil for none (UTF8 or SQL_ASCII data). Binary
+// data carries text values in the client's encoding, which fickle
+// exchanges only when it is the server's.
+func (s *Session) copyConverter(o copyOptions, in bool) (*pgencoding.Converter, error) {
+	client := s.clientEncoding()
+	if o.format == CopyBinary {
+		if !client.PassThrough() {
+			return nil, pgerror.Unsupported("binary COPY with client_encoding " + client.Name)
+		}
+		return nil, nil
+	}
+	e := o.encoding
+	if e == nil {
+		e = client
+	}
+	if !e.Supported() {
+		utf8, _ := pgencoding.Lookup("UTF8")
+		if in {
+			return nil, types.NoConversion(e, utf8)
+		}
+		return nil, types.NoConversion(utf8, e)
+	}
+	return e.Converter, nil
+}
+
 func (s *Session) copyIn(ctx context.Context, req *CopyRequest, data io.Reader) (string, error) {
 	cp := req.copy
 	if cp == nil || cp.w == nil {
@@ -468,6 +484,10 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	}
 	if req.copy.lateErr != nil {
 		return 0, req.copy.lateErr
+	}
+	conv, err := s.copyConverter(req.copy.opts, true)
+	if err != nil {
+		return 0, err
 	}
 	kv, err := s.kvTxn(ctx)
 	if err != nil {
@@ -557,7 +577,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	// a trigger's SQL (a leaf partition's too) may change the settings the
 	// decoder reads.
 	if cp.opts.format != CopyBinary && decodesAlone(cp) && cp.trg == nil && cp.router == nil && runtime.GOMAXPROCS(0) > 1 {
-		if err := copyTextRowsConcurrently(x, cp, r, insert); err != nil {
+		if err := copyTextRowsConcurrently(x, cp, conv, r, insert); err != nil {
 			return n, err
 		}
 		return n, end()
@@ -569,7 +589,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 			return 0, err
 		}
 	} else {
-		next, insertContext = textCopyRows(x, cp, r)
+		next, insertContext = textCopyRows(x, cp, conv, r)
 	}
 	for {
 		row, err := next()
@@ -593,8 +613,8 @@ const copyRowSlab = 64
 // (columns the COPY does not list stay nil) and returns io.EOF at the end;
 // and insertContext, which gives a failure to insert the last row its
 // line's context.
-func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) (next func() ([]any, error), insertContext func(error) error) {
-	d := newTextRecordDecoder(x.env, cp)
+func textCopyRows(x *execCtx, cp *copyPlan, conv *pgencoding.Converter, r *bufio.Reader) (next func() ([]any, error), insertContext func(error) error) {
+	d := newTextRecordDecoder(x.env, cp, conv)
 	var last string
 	next = func() ([]any, error) {
 		for {
@@ -628,9 +648,11 @@ type textRecordDecoder struct {
 	cols   []*columnDesc
 	target []int
 	opts   copyOptions
-	line   int64
-	rec    []copyField // the fields of the last record, reused
-	cells  []any       // the next rows' cells: one allocation per copyRowSlab rows
+	// conv converts the records to UTF8; nil when they are.
+	conv  *pgencoding.Converter
+	line  int64
+	rec   []copyField // the fields of the last record, reused
+	cells []any       // the next rows' cells: one allocation per copyRowSlab rows
 	// last is each listed column's last field and its datum: a field
 	// repeating the one above it (a fixture's status column, a padded
 	// filler) shares its datum instead of parsing and boxing it again.
@@ -643,10 +665,11 @@ type parsedField struct {
 	v    any
 }
 
-// newTextRecordDecoder returns the decoder of cp's records in env.
-func newTextRecordDecoder(env *types.Env, cp *copyPlan) *textRecordDecoder {
+// newTextRecordDecoder returns the decoder of cp's records in env, which
+// conv converts to UTF8 (nil: they are UTF8).
+func newTextRecordDecoder(env *types.Env, cp *copyPlan, conv *pgencoding.Converter) *textRecordDecoder {
 	return &textRecordDecoder{env: env, table: cp.t.name, cols: slices.Clone(cp.t.cols), target: cp.target, opts: cp.opts,
-		last: make([]parsedField, len(cp.target))}
+		conv: conv, last: make([]parsedField, len(cp.target))}
 }
 
 // decode returns the table row of the next record (columns the COPY does not
@@ -655,6 +678,15 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 	first := d.line == 0
 	// A CSV field's quoted line breaks count as lines, as PostgreSQL counts.
 	d.line += 1 + int64(strings.Count(record, "\n"))
+	if d.conv != nil {
+		// PostgreSQL converts the data before it parses it, so a
+		// conversion's error names the line without its text.
+		converted, err := d.conv.ToUTF8([]byte(record))
+		if err != nil {
+			return nil, false, withWhere(err, fmt.Sprintf("COPY %s, line %d", d.table, d.line))
+		}
+		record = string(converted)
+	}
 	if d.rec, err = splitRecord(record, d.opts, d.rec); err != nil {
 		return nil, false, d.lineContext(err, record)
 	}
@@ -984,6 +1016,20 @@ func (s *Session) copyOut(ctx context.Context, req *CopyRequest, emit func([]byt
 	if implicit {
 		if err := s.begin(TxnOptions{}, false); err != nil {
 			return "", err
+		}
+	}
+	conv, err := s.copyConverter(cp.opts, false)
+	if err != nil {
+		return "", err
+	}
+	if conv != nil {
+		utf8Emit := emit
+		emit = func(line []byte) error {
+			converted, err := conv.FromUTF8(line)
+			if err != nil {
+				return err
+			}
+			return utf8Emit(converted)
 		}
 	}
 	n, err := s.copyOutTxn(ctx, cp, req, emit)

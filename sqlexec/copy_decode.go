@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -71,9 +72,9 @@ func decodesAlone(cp *copyPlan) bool {
 // of reading and inserting one row at a time: the first failure in input
 // order, nothing inserted after it. The decoder has ended when this returns,
 // and it never touches r, so the connection is the caller's alone.
-func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert func([]any) error) error {
+func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, conv *pgencoding.Converter, r *bufio.Reader, insert func([]any) error) error {
 	env := *x.env // the decoder's own copy: the session may change x.env
-	d := newTextRecordDecoder(&env, cp)
+	d := newTextRecordDecoder(&env, cp, conv)
 	raw := make(chan rawCopyBatch, copyBatchesInFlight)
 	decoded := make(chan decodedCopyBatch, copyBatchesInFlight)
 	stop := make(chan struct{})

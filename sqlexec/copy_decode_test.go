@@ -75,9 +75,9 @@ func runTextCopy(t *testing.T, opts, input string, lost bool, failAt int, concur
 	}
 	var err error
 	if concurrent {
-		err = copyTextRowsConcurrently(x, req.copy, r, insert)
+		err = copyTextRowsConcurrently(x, req.copy, nil, r, insert)
 	} else {
-		next, insertContext := textCopyRows(x, req.copy, r)
+		next, insertContext := textCopyRows(x, req.copy, nil, r)
 		for {
 			row, nerr := next()
 			if nerr == io.EOF {

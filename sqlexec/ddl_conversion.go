@@ -7,6 +7,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -92,29 +93,6 @@ func (d *ddl) conversionDDL(n *pg_query.Node) (bool, error) {
 	return false, nil
 }
 
-// encodingNumber is pg_char_to_encoding for PostgreSQL's own encoding
-// names (any case, punctuation ignored); ok false for another name,
-// which may be one of PostgreSQL's aliases.
-func encodingNumber(name string) (int, bool) {
-	clean := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r >= 'A' && r <= 'Z' {
-				return r + 'a' - 'A'
-			}
-			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-				return r
-			}
-			return -1
-		}, s)
-	}
-	for i, n := range encodingNames {
-		if clean(n) == clean(name) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
 // createConversion runs CREATE CONVERSION as CreateConversionCommand and
 // ConversionCreate do.
 func (d *ddl) createConversion(cs *pg_query.CreateConversionStmt) error {
@@ -129,14 +107,15 @@ func (d *ddl) createConversion(cs *pg_query.CreateConversionStmt) error {
 	if err := d.requireSchemaCreate(schema); err != nil {
 		return err
 	}
-	from, ok := encodingNumber(cs.ForEncodingName)
+	fromEnc, ok := pgencoding.Lookup(cs.ForEncodingName)
 	if !ok {
-		return pgerror.Unsupported("encoding name " + cs.ForEncodingName)
+		return pgerror.Newf(pgerror.UndefinedObject, "source encoding \"%s\" does not exist", cs.ForEncodingName)
 	}
-	to, ok := encodingNumber(cs.ToEncodingName)
+	toEnc, ok := pgencoding.Lookup(cs.ToEncodingName)
 	if !ok {
-		return pgerror.Unsupported("encoding name " + cs.ToEncodingName)
+		return pgerror.Newf(pgerror.UndefinedObject, "destination encoding \"%s\" does not exist", cs.ToEncodingName)
 	}
+	from, to := fromEnc.Number(), toEnc.Number()
 	if from == 0 || to == 0 {
 		return pgerror.New(pgerror.InvalidObjectDefinition, "encoding conversion to or from \"SQL_ASCII\" is not supported")
 	}

@@ -639,6 +639,23 @@ func (s *Session) sentNotices(ns []*pgerror.Error) []*pgerror.Error {
 	return kept
 }
 
+// untranslatableNotice is the error PostgreSQL raises in place of notice n
+// when n is sent to the client and the client's encoding cannot carry its
+// text (PostgreSQL converts a notice as it sends it, while the statement
+// runs); nil otherwise.
+func (s *Session) untranslatableNotice(n *pgerror.Error) error {
+	conv := s.clientEncoding().Converter
+	if conv == nil || len(s.sentNotices([]*pgerror.Error{n})) == 0 {
+		return nil
+	}
+	for _, text := range []string{n.Message, n.Detail, n.Hint, n.Table, n.Column, n.Constraint} {
+		if _, err := conv.FromUTF8([]byte(text)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // kvTxn returns the store transaction of the open transaction, beginning
 // it on first use: BEGIN and SET TRANSACTION only record the options. In a
 // logical session (fickle.session) it first waits, as long as ctx allows,

@@ -102,7 +102,7 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		return nil, pgerror.New(pgerror.SyntaxError, "invalid byte sequence for encoding \"UTF8\": 0x00")
 	}
 	if !utf8.ValidString(sql) {
-		return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		return nil, pgerror.CheckUTF8(sql)
 	}
 	if err := checkParseDepth(sql); err != nil {
 		return nil, err

@@ -109,6 +109,9 @@ func (fr *plFrame) raise(st *plStmt) error {
 		return e
 	}
 	e.Severity = map[int]string{plLevelDebug: "DEBUG", plLevelLog: "LOG", plLevelInfo: "INFO", plLevelNotice: "NOTICE", plLevelWarning: "WARNING"}[st.level]
+	if err := fr.s.untranslatableNotice(e); err != nil {
+		return err
+	}
 	fr.s.notices = append(fr.s.notices, e)
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
@@ -840,42 +841,34 @@ func normIntRange(lo, hi int) func(string) (string, error) {
 	}
 }
 
-// normEncoding accepts UTF8 (and its alias UNICODE); PostgreSQL's other
-// client encodings are refused with 0A000, names that are no encoding with
-// 22023, as PostgreSQL does.
-func normEncoding(v string) (string, error) {
-	// PostgreSQL's clean_encoding_name keeps only letters and digits:
-	// asyncpg sends 'utf-8', quotes included.
-	key := strings.ToUpper(strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, v))
-	switch {
-	case key == "UTF8" || key == "UNICODE":
-		return "UTF8", nil
-	case pgEncodings[key]:
-		return "", pgerror.Newf(pgerror.FeatureNotSupported, "client encoding %q is not supported by fickle (only UTF8)", v)
-	}
-	return "", invalidValue("client_encoding", v)
+// clientEncoding is the encoding client_encoding names.
+func (s *Session) clientEncoding() *pgencoding.Encoding {
+	name, _ := s.setting("client_encoding")
+	e, _ := pgencoding.Lookup(name)
+	return e
 }
 
-// pgEncodings are PostgreSQL's client encodings and their aliases, written
-// in letters and digits only.
-var pgEncodings = func() map[string]bool {
-	m := map[string]bool{}
-	for _, e := range strings.Fields(`SQLASCII EUCJP EUCCN EUCKR EUCTW EUCJIS2004 MULEINTERNAL LATIN1 LATIN2 LATIN3
-		LATIN4 LATIN5 LATIN6 LATIN7 LATIN8 LATIN9 LATIN10 WIN1256 WIN1258 WIN866 WIN874 KOI8R WIN1251 WIN1252
-		ISO88595 ISO88596 ISO88597 ISO88598 WIN1250 WIN1253 WIN1254 WIN1255 WIN1257 KOI8U SJIS BIG5 GBK UHC GB18030
-		JOHAB SHIFTJIS2004 ABC ALT BIG5 KOI8 MSKANJI SHIFTJIS TCVN TCVN5712 VSCII WIN WIN1258 WINDOWS1250
-		WINDOWS1251 WINDOWS1252 WINDOWS1253 WINDOWS1254 WINDOWS1255 WINDOWS1256 WINDOWS1257 WINDOWS1258 WINDOWS866
-		WINDOWS874 WINDOWS932 WINDOWS936 WINDOWS949 WINDOWS950 ISO885910 ISO885913 ISO885914 ISO885915 ISO885916
-		ISO88591 ISO88592 ISO88593 ISO88594 ISO88599 KOI8R KOI8U EUCJIS2004 CP866 CP874 CP932 CP936 CP949 CP950`) {
-		m[e] = true
+// normEncoding reads client_encoding by any of PostgreSQL's names for an
+// encoding and gives its name (keeping UNICODE as written, as PostgreSQL
+// does for old JDBC drivers); an encoding fickle does not convert is
+// refused with 0A000, names that are no client encoding with 22023.
+func normEncoding(v string) (string, error) {
+	e, ok := pgencoding.Lookup(v)
+	switch {
+	case !ok:
+		return "", invalidValue("client_encoding", v)
+	case !e.Client:
+		// PostgreSQL's check hook reports this one as 0A000.
+		err := invalidValue("client_encoding", v).WithDetail("Conversion between %s and UTF8 is not supported.", e.Name)
+		err.Code = pgerror.FeatureNotSupported
+		return "", err
+	case !e.Supported():
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "client encoding %q is not supported by fickle (UTF8, SQL_ASCII and the single-byte encodings are)", v)
+	case v == "UNICODE":
+		return v, nil
 	}
-	return m
-}()
+	return e.Name, nil
+}
 
 // normIntervalStyle accepts PostgreSQL's four IntervalStyle values.
 func normIntervalStyle(v string) (string, error) {

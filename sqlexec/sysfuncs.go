@@ -101,10 +101,9 @@ func init() {
 	}
 	noArgs("version", types.Text, func(*execCtx) (any, error) { return versionString, nil })
 	noArgs("current_database", types.Name, func(x *execCtx) (any, error) { return x.s.database(), nil })
-	// fickle's databases are UTF8 and it speaks UTF8 to every client
-	// (client_encoding accepts nothing else).
+	// fickle's databases are UTF8.
 	noArgs("getdatabaseencoding", types.Name, func(*execCtx) (any, error) { return "UTF8", nil })
-	noArgs("pg_client_encoding", types.Name, func(*execCtx) (any, error) { return "UTF8", nil })
+	noArgs("pg_client_encoding", types.Name, func(x *execCtx) (any, error) { return x.s.clientEncoding().Name, nil })
 	noArgs("current_schema", types.Name, func(x *execCtx) (any, error) {
 		if schemas := x.s.currentSchemas(false); len(schemas) > 0 {
 			return schemas[0], nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -116,16 +117,16 @@ func init() {
 		return "???", nil
 	}})
 	add("pg_encoding_to_char", name, func(_ *execCtx, a []any) (any, error) {
-		if n := a[0].(int64); n >= 0 && n < int64(len(encodingNames)) {
-			return encodingNames[n], nil
+		if n := a[0].(int64); n == int64(int32(n)) {
+			if e, ok := pgencoding.ByNumber(int(n)); ok {
+				return e.Name, nil
+			}
 		}
 		return "", nil
 	}, i4)
 	add("pg_char_to_encoding", i4, func(_ *execCtx, a []any) (any, error) {
-		for i, n := range encodingNames {
-			if normalizeEncodingName(n) == normalizeEncodingName(a[0].(string)) {
-				return int64(i), nil
-			}
+		if e, ok := pgencoding.Lookup(a[0].(string)); ok {
+			return int64(e.Number()), nil
 		}
 		return int64(-1), nil
 	}, name)
@@ -297,29 +298,6 @@ func unquoteIdent(s string) string {
 		}
 	}
 	return s
-}
-
-// encodingNames are PostgreSQL's encodings by number
-// (pg_encoding_to_char).
-var encodingNames = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "EUC_JIS_2004", "UTF8", "MULE_INTERNAL",
-	"LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN6", "LATIN7", "LATIN8", "LATIN9", "LATIN10", "WIN1256", "WIN1258",
-	"WIN866", "WIN874", "KOI8R", "WIN1251", "WIN1252", "ISO_8859_5", "ISO_8859_6", "ISO_8859_7", "ISO_8859_8", "WIN1250",
-	"WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8U", "SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"}
-
-// normalizeEncodingName compares encoding names as PostgreSQL does:
-// case-insensitively, ignoring punctuation.
-func normalizeEncodingName(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			out = append(out, c+'a'-'A')
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-			out = append(out, c)
-		}
-	}
-	return string(out)
 }
 
 // sizeUnits are pg_size_pretty's units: the limit below which a size is

@@ -1,17 +1,19 @@
 package types
 
 import (
-	"bytes"
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fickle-db/fickle/internal/pgencoding"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/internal/pgident"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
 )
 
 // maxStringBytes bounds results of repeat, lpad and rpad, as PostgreSQL's
@@ -40,24 +42,19 @@ func init() {
 	addFunc("octet_length", Immutable, i, func(_ *Env, a []any) (any, error) { return int64(len(a[0].(string))), nil }, BpcharAny)
 	addFunc("bit_length", Immutable, i, func(_ *Env, a []any) (any, error) { return 8 * int64(len(a[0].(string))), nil }, t)
 	addFunc("bit_length", Immutable, i, func(_ *Env, a []any) (any, error) { return 8 * int64(len(a[0].([]byte))), nil }, Bytea)
-	// convert_to and convert_from between text and the server encoding,
-	// UTF8, the only one fickle has.
-	addFunc("convert_to", Immutable, Bytea, func(_ *Env, a []any) (any, error) {
-		if err := utf8EncodingName(a[1].(string), "destination"); err != nil {
-			return nil, err
-		}
-		return []byte(a[0].(string)), nil
+	// convert_to, convert_from and convert between the server encoding,
+	// UTF8, and the others, as PostgreSQL's pg_convert (stable there, as a
+	// conversion function could be replaced).
+	addFunc("convert_to", Stable, Bytea, func(_ *Env, a []any) (any, error) {
+		return convertText([]byte(a[0].(string)), "UTF8", a[1].(string))
 	}, t, Name)
-	addFunc("convert_from", Immutable, t, func(_ *Env, a []any) (any, error) {
-		if err := utf8EncodingName(a[1].(string), "source"); err != nil {
-			return nil, err
-		}
-		b := a[0].([]byte)
-		if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
-			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
-		}
-		return string(b), nil
+	addFunc("convert_from", Stable, t, func(_ *Env, a []any) (any, error) {
+		b, err := convertText(a[0].([]byte), a[1].(string), "UTF8")
+		return string(b), err
 	}, Bytea, Name)
+	addFunc("convert", Stable, Bytea, func(_ *Env, a []any) (any, error) {
+		return convertText(a[0].([]byte), a[1].(string), a[2].(string))
+	}, Bytea, Name, Name)
 	addFunc("lower", Immutable, t, str(asciiLower), t)
 	addFunc("upper", Immutable, t, str(asciiUpper), t)
 	addFunc("initcap", Immutable, t, str(initcap), t)
@@ -467,32 +464,48 @@ func repeatString(env *Env, s string, n int64) (any, error) {
 	return b.String(), nil
 }
 
-// utf8EncodingName accepts the names of UTF8 as PostgreSQL spells them
-// (case and punctuation aside); another encoding PostgreSQL has is refused
-// with 0A000, a name it does not know with its 22023.
-func utf8EncodingName(name, which string) error {
-	n := strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == ' ' {
-			return -1
-		}
-		return unicode.ToLower(r)
-	}, name)
-	switch {
-	case n == "utf8" || n == "unicode":
-		return nil
-	case otherEncodings[n]:
-		return pgerror.Unsupported("conversion to or from encoding " + strings.ToUpper(name))
+// convertText is PostgreSQL's pg_convert: b, valid text in the encoding
+// named from, in the encoding named to. A conversion PostgreSQL has and
+// fickle lacks (between two encodings neither of which is UTF8, or to a
+// multi-byte one) is refused with 0A000.
+func convertText(b []byte, from, to string) ([]byte, error) {
+	src, ok := pgencoding.Lookup(from)
+	if !ok {
+		return nil, pgerror.Newf(pgerror.InvalidParameterValue, "invalid source encoding name \"%s\"", from)
 	}
-	return pgerror.Newf(pgerror.InvalidParameterValue, "invalid %s encoding name \"%s\"", which, name)
+	dst, ok := pgencoding.Lookup(to)
+	if !ok {
+		return nil, pgerror.Newf(pgerror.InvalidParameterValue, "invalid destination encoding name \"%s\"", to)
+	}
+	out, ok, err := pgencoding.Convert(b, src, dst)
+	if !ok {
+		return nil, NoConversion(src, dst)
+	}
+	return out, err
 }
 
-// otherEncodings are PostgreSQL's other encoding names, as utf8EncodingName
-// normalizes them.
-var otherEncodings = map[string]bool{
-	"sqlascii": true, "latin1": true, "latin2": true, "latin3": true, "latin4": true, "latin5": true, "latin6": true,
-	"latin7": true, "latin8": true, "latin9": true, "latin10": true, "win1250": true, "win1251": true, "win1252": true,
-	"win1253": true, "win1254": true, "win1255": true, "win1256": true, "win1257": true, "win1258": true, "win866": true,
-	"win874": true, "koi8r": true, "koi8u": true, "eucjp": true, "euccn": true, "euckr": true, "euctw": true,
-	"eucjis2004": true, "sjis": true, "shiftjis2004": true, "big5": true, "gbk": true, "gb18030": true, "uhc": true,
-	"johab": true, "mulecinternal": true, "iso88595": true, "iso88596": true, "iso88597": true, "iso88598": true,
+// NoConversion is the error of a conversion from src to dst fickle does not
+// make: 0A000 where PostgreSQL has a default conversion, PostgreSQL's
+// 42883 where it has none.
+func NoConversion(src, dst *pgencoding.Encoding) error {
+	if defaultConversions()[[2]int{src.Number(), dst.Number()}] {
+		return pgerror.Unsupported("conversion from " + src.Name + " to " + dst.Name)
+	}
+	return pgerror.Newf(pgerror.UndefinedFunction, "default conversion function for encoding \"%s\" to \"%s\" does not exist", src.Name, dst.Name)
 }
+
+// defaultConversions are the pairs of encodings (by number) PostgreSQL 15
+// has a default conversion between, from its pg_conversion.
+var defaultConversions = sync.OnceValue(func() map[[2]int]bool {
+	t := pgdata.Load(pgdata.PgConversion)
+	from, to, def := t.Column("conforencoding"), t.Column("contoencoding"), t.Column("condefault")
+	pairs := map[[2]int]bool{}
+	for _, r := range t.Rows {
+		if *r[def] == "t" {
+			f, _ := strconv.Atoi(*r[from])
+			g, _ := strconv.Atoi(*r[to])
+			pairs[[2]int{f, g}] = true
+		}
+	}
+	return pairs
+})
