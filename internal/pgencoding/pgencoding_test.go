@@ -1,6 +1,7 @@
 package pgencoding
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -193,4 +194,34 @@ func TestConvertersMatchPostgres(t *testing.T) {
 			t.Errorf("%s: %d characters encode, PostgreSQL encodes %d", e.Name, len(c.fromUnicode), encodes)
 		}
 	}
+}
+
+// FuzzConversion feeds converters untrusted bytes both ways: what converts
+// to UTF8 is valid UTF-8 and converts back to the same bytes, and what
+// converts from UTF8 converts back to the same text (text holds no NUL,
+// which no encoding takes in).
+func FuzzConversion(f *testing.F) {
+	f.Add(uint8(8), []byte("caf\xe9"))
+	f.Add(uint8(24), []byte("\x80\x81"))
+	f.Add(uint8(34), []byte("\xae\xbe\x00"))
+	f.Add(uint8(8), []byte("caf\xc3\xa9 \xe2\x82\xac"))
+	f.Fuzz(func(t *testing.T, n uint8, b []byte) {
+		e, ok := ByNumber(int(n) % len(byNumber))
+		if !ok || e.Converter == nil {
+			return
+		}
+		if u, err := e.Converter.ToUTF8(b); err == nil {
+			if !utf8.Valid(u) {
+				t.Fatalf("%s: %q gives invalid UTF-8 %q", e.Name, b, u)
+			}
+			if back, err := e.Converter.FromUTF8(u); err != nil || string(back) != string(b) {
+				t.Fatalf("%s: %q -> %q -> %q, %v", e.Name, b, u, back, err)
+			}
+		}
+		if out, err := e.Converter.FromUTF8(b); err == nil && !bytes.Contains(b, []byte{0}) {
+			if back, err := e.Converter.ToUTF8(out); err != nil || string(back) != string(b) {
+				t.Fatalf("%s: UTF8 %q -> %q -> %q, %v", e.Name, b, out, back, err)
+			}
+		}
+	})
 }
