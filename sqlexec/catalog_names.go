@@ -515,6 +515,11 @@ func (n catalogNames) procsNamed(text string) ([]*builtinProc, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(parts) == 2 {
+		if _, ok := namespaceByName(n.catalog(), n.s.schemaAlias(parts[0])); !ok {
+			return nil, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+		}
+	}
 	var out []*builtinProc
 	procs := builtinIndex().procsByName[parts[len(parts)-1]]
 	if user := userProcsNamed(n.catalog(), parts[len(parts)-1]); len(user) > 0 {
@@ -683,10 +688,7 @@ func equalOIDs(a, b []uint32) bool {
 // reaches. Operator names are not identifiers: they are taken as written
 // after the schema.
 func (n catalogNames) opersNamed(text string) []*builtinOper {
-	schema, name := "", strings.TrimSpace(text)
-	if i := strings.LastIndexByte(name, '.'); i > 0 && strings.Trim(name[:i], "abcdefghijklmnopqrstuvwxyz_0123456789") == "" {
-		schema, name = name[:i], name[i+1:]
-	}
+	schema, name := splitOperName(text)
 	var out []*builtinOper
 	for _, o := range append(builtinIndex().opersByName[name], extensionOpers(n.catalog(), name)...) {
 		s, _ := namespaceName(n.catalog(), o.namespace)
@@ -697,8 +699,32 @@ func (n catalogNames) opersNamed(text string) []*builtinOper {
 	return out
 }
 
+// splitOperName splits an operator's possibly qualified name into its
+// schema ("" for none) and the operator, taken as written.
+func splitOperName(text string) (schema, name string) {
+	name = strings.TrimSpace(text)
+	if i := strings.LastIndexByte(name, '.'); i > 0 && strings.Trim(name[:i], "abcdefghijklmnopqrstuvwxyz_0123456789") == "" {
+		return name[:i], name[i+1:]
+	}
+	return "", name
+}
+
+// operSchemaExists is the check regoperin makes before it looks an
+// operator up: a schema named must exist (3F000). regoperatorin does not.
+func (n catalogNames) operSchemaExists(text string) error {
+	if schema, _ := splitOperName(text); schema != "" {
+		if _, ok := namespaceByName(n.catalog(), n.s.schemaAlias(schema)); !ok {
+			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+	}
+	return nil
+}
+
 // operOID is regoperin: the one operator of that name.
 func (n catalogNames) operOID(text string) (int64, error) {
+	if err := n.operSchemaExists(text); err != nil {
+		return 0, err
+	}
 	switch opers := n.opersNamed(text); len(opers) {
 	case 0:
 		return 0, pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", text)

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,6 +100,49 @@ func equalOrBothNull(elem Type, x, y any) bool {
 		return x == nil && y == nil
 	}
 	return compare(elem, x, y) == 0
+}
+
+// anyCompatibleArray resolves the arguments of a function declared with
+// anycompatiblearray (the positions arrays says) and anycompatible (the
+// others), as PostgreSQL's enforce_generic_type_consistency: the element
+// type is the common type of the arrays' elements and the other arguments,
+// unknown ones left out (text when all are), and the array type is the
+// array over it. ok is false when no function matches: an argument at an
+// array position is no array, or the types have no common type.
+func anyCompatibleArray(args []Type, arrays ...int) (array, elem Type, declared []Type, ok bool) {
+	var actual []Type
+	for i, t := range args {
+		switch {
+		case t.Oid == OidUnknown:
+		case slices.Contains(arrays, i):
+			e, isArray := t.Elem()
+			if !isArray {
+				return Type{}, Type{}, nil, false
+			}
+			actual = append(actual, Type{e.Oid, -1})
+		default:
+			actual = append(actual, Type{t.Oid, -1})
+		}
+	}
+	elem = Text
+	if len(actual) > 0 {
+		var err error
+		if elem, err = commonType("anycompatible", actual); err != nil {
+			return Type{}, Type{}, nil, false
+		}
+		elem.Typmod = -1
+	}
+	if array, ok = ArrayOf(elem); !ok {
+		return Type{}, Type{}, nil, false
+	}
+	declared = make([]Type, len(args))
+	for i := range args {
+		declared[i] = elem
+		if slices.Contains(arrays, i) {
+			declared[i] = array
+		}
+	}
+	return array, elem, declared, true
 }
 
 // arrayArgType returns the array type of a polymorphic anyarray argument;
@@ -244,83 +288,64 @@ func concatBuilder(leftArray, rightArray bool) funcBuilder {
 	}
 }
 
-// arrayElemFunc builds f(anyarray, anyelement) for array_positions and
-// array_remove: the element argument is coerced to the array's element
-// type; only the array NULL makes the result NULL. The result is of type
+// arrayElemFunc builds f(anycompatiblearray, anycompatible) for
+// array_positions and array_remove: both arguments are coerced to their
+// common type; only the array NULL makes the result NULL. The result is of type
 // result, or of the array's type when result is zero.
 func arrayElemFunc(result Type, f func(elem, t Type, a, e any) (any, error)) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		t, err := arrayArgType(args[0])
-		if err != nil || t.Oid == 0 {
-			return nil, false, err
-		}
-		elem, _ := Type{t.Oid, -1}.Elem()
-		if !canCoerce(args[1], elem, CastImplicit) {
+		t, elem, declared, ok := anyCompatibleArray(args, 0)
+		if !ok {
 			return nil, false, nil
 		}
-		ce, err := lookupCast(args[1], elem, CastImplicit)
-		if err != nil {
+		casts, ok, err := implicitCasts(args, declared)
+		if !ok || err != nil {
 			return nil, false, err
 		}
 		res := result
 		if res.Oid == 0 {
 			res = t
 		}
-		return &Func{Args: []Type{t, elem}, Result: res, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
+		return &Func{Args: declared, Result: res, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
 			if a[0] == nil {
 				return nil, nil
 			}
-			e := a[1]
-			if e != nil {
-				var err error
-				if e, err = ce(env, e); err != nil {
-					return nil, err
-				}
+			a, err := applyCasts(env, casts, a)
+			if err != nil {
+				return nil, err
 			}
-			return f(elem, t, a[0], e)
+			return f(elem, t, a[0], a[1])
 		}}, true, nil
 	}
 }
 
-// arrayReplaceBuilder builds array_replace(anyarray, anyelement,
-// anyelement): every element not distinct from the second argument
+// arrayReplaceBuilder builds array_replace(anycompatiblearray,
+// anycompatible, anycompatible): every element not distinct from the second argument
 // replaced by the third.
 func arrayReplaceBuilder(args []Type) (*Func, bool, error) {
 	if len(args) != 3 {
 		return nil, false, nil
 	}
-	t, err := arrayArgType(args[0])
-	if err != nil || t.Oid == 0 {
+	t, elem, declared, ok := anyCompatibleArray(args, 0)
+	if !ok {
+		return nil, false, nil
+	}
+	casts, ok, err := implicitCasts(args, declared)
+	if !ok || err != nil {
 		return nil, false, err
 	}
-	elem, _ := Type{t.Oid, -1}.Elem()
-	casts := make([]EnvCastFunc, 3)
-	for i := 1; i < 3; i++ {
-		if !canCoerce(args[i], elem, CastImplicit) {
-			return nil, false, nil
-		}
-		if casts[i], err = lookupCast(args[i], elem, CastImplicit); err != nil {
-			return nil, false, err
-		}
-	}
-	return &Func{Args: []Type{t, elem, elem}, Result: t, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
+	return &Func{Args: declared, Result: t, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
-		conv := make([]any, 3)
-		for i := 1; i < 3; i++ {
-			if a[i] == nil {
-				continue
-			}
-			var err error
-			if conv[i], err = casts[i](env, a[i]); err != nil {
-				return nil, err
-			}
+		conv, err := applyCasts(env, casts, a)
+		if err != nil {
+			return nil, err
 		}
-		dims, lower, elems, _ := pgarray.Shape(a[0])
+		dims, lower, elems, _ := pgarray.Shape(conv[0])
 		out := make([]any, 0, len(elems))
 		for _, x := range elems {
 			if equalOrBothNull(elem, x, conv[1]) {

@@ -54,12 +54,11 @@ func arrayPositionBuilder(args []Type) (*Func, bool, error) {
 	if len(args) != 2 && len(args) != 3 {
 		return nil, false, nil
 	}
-	t, err := arrayArgType(args[0])
-	if err != nil || t.Oid == 0 {
-		return nil, false, err
+	t, elem, declared, ok := anyCompatibleArray(args[:2], 0)
+	if !ok {
+		return nil, false, nil
 	}
-	elem, _ := Type{t.Oid, -1}.Elem()
-	declared := []Type{t, elem, Int4}[:len(args)]
+	declared = append(declared, Int4)[:len(args)]
 	casts, ok, err := implicitCasts(args, declared)
 	if !ok || err != nil {
 		return nil, false, err
