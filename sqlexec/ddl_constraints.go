@@ -322,7 +322,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	for _, n := range fkNames {
 		i := t.colIndex(n)
 		if i < 0 {
-			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+			return foreignKeyColumnMissing(n)
 		}
 		cols = append(cols, i)
 	}
@@ -352,7 +352,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		for _, n := range strs(c.PkAttrs) {
 			i := parent.colIndex(n)
 			if i < 0 {
-				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+				return foreignKeyColumnMissing(n)
 			}
 			if slices.Contains(refCols, i) {
 				return pgerror.New(pgerror.InvalidForeignKey, "foreign key referenced-columns list must not contain duplicates")
@@ -422,7 +422,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	for _, n := range strs(c.FkDelSetCols) {
 		i := t.colIndex(n)
 		if i < 0 {
-			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+			return foreignKeyColumnMissing(n)
 		}
 		if !slices.Contains(cols, i) {
 			return pgerror.Newf(pgerror.InvalidColumnReference, "column \"%s\" referenced in ON DELETE SET action must be part of foreign key", n)
@@ -677,4 +677,14 @@ func checkSystemColumnRef(b *binder, t *tableDesc, expr *pg_query.Node) error {
 		return false
 	})
 	return err
+}
+
+// foreignKeyColumnMissing is the error of a column a foreign key names that
+// its table lacks, as PostgreSQL's transformColumnNameList reports it: a
+// system column is refused, any other name does not exist.
+func foreignKeyColumnMissing(name string) error {
+	if isSystemColumnName(name) {
+		return pgerror.New(pgerror.FeatureNotSupported, "system columns cannot be used in foreign keys")
+	}
+	return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", name)
 }
