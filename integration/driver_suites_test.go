@@ -66,7 +66,6 @@ var driverSuites = []driverSuite{
 			return []string{fmt.Sprintf("PGX_TEST_DATABASE=postgres://postgres@%s:%d/pgx_test?sslmode=disable", srv.Host, srv.Port)}
 		},
 		notPassing: map[string]string{
-			". TestConnSimpleProtocolRefusesNonUTF8ClientEncoding":               "client_encoding other than UTF8 is not supported by fickle (0A000)",
 			". TestPrepareHandlesTimeoutBetweenParseAndDescribe":                 "statement_timeout runs from Execute to its end on fickle, not across a pipeline from its first message to Sync as in PostgreSQL",
 			". TestPrepareWithDigestedNameHandlesTimeoutBetweenParseAndDescribe": "statement_timeout runs from Execute to its end on fickle, not across a pipeline from its first message to Sync as in PostgreSQL",
 			". TestSendBatchHandlesTimeoutBetweenParseAndDescribe":               "statement_timeout runs from Execute to its end on fickle, not across a pipeline from its first message to Sync as in PostgreSQL",
