@@ -72,11 +72,6 @@ var activeRecordNotPassing = map[string]string{
 	"PostgresqlLtreeTest#test_schema_dump_with_shorthand":         whyLtree,
 	"PostgresqlLtreeTest#test_select":                             whyLtree,
 	"PostgresqlLtreeTest#test_write":                              whyLtree,
-	"PostgresqlXMLTest#test_column":                               whyXML,
-	"PostgresqlXMLTest#test_null_xml":                             whyXML,
-	"PostgresqlXMLTest#test_round_trip":                           whyXML,
-	"PostgresqlXMLTest#test_schema_dump_with_shorthand":           whyXML,
-	"PostgresqlXMLTest#test_update_all":                           whyXML,
 }
 
 // Reasons shared by several entries of activeRecordNotPassing.

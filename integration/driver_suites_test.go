@@ -45,7 +45,6 @@ type driverSuite struct {
 const (
 	whyNoTLS   = "the harness serves fickle without TLS; the test needs an SSL-enabled server"
 	whyTrust   = "the harness serves trust authentication; the test expects password checks for particular roles"
-	whyXML     = "type xml is not supported by fickle (0A000)"
 	whyAnyUser = "fickle accepts any user name at startup (docs/clients.md); PostgreSQL refuses a role that does not exist with 28000"
 )
 
