@@ -39,6 +39,9 @@ func (c *conn) fromClient(s string) (string, error) {
 // the query, statement and portal names. Bind's parameters are converted
 // as they are read, when their formats are known.
 func (c *conn) convertIncoming(msg pgproto3.FrontendMessage) error {
+	if c.enc == nil {
+		return nil
+	}
 	var fields []*string
 	switch m := msg.(type) {
 	case *pgproto3.Query:

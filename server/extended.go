@@ -277,17 +277,14 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 			// PostgreSQL converts a text parameter to the server's
 			// encoding, or verifies it is valid there, before its type's
 			// input function sees it (pg_client_to_server).
-			text, err := c.fromClient(string(v))
-			if err != nil {
+			var text string
+			if text, err = c.fromClient(string(v)); err != nil {
 				return nil, err
 			}
 			if bad := pgerror.CheckUTF8(text); bad != nil {
 				return nil, bad
 			}
 			params[i], err = c.sess.ParseText(oid, text)
-			if err != nil {
-				return nil, err
-			}
 		case formatBinary:
 			if err := c.checkBinaryText(oid); err != nil {
 				return nil, err
