@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/internal/testpg"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -24,7 +25,7 @@ import (
 // (for example postgres://postgres@localhost:55434/postgres). Known,
 // intended differences are listed in testdata/pg_differences.txt.
 func TestScriptsAgainstPostgres(t *testing.T) {
-	dsn := testPostgres(t)
+	dsn := testpg.DSN(t)
 	files, err := filepath.Glob("testdata/scripts/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
@@ -129,22 +130,6 @@ func knownLines(t *testing.T, path string) map[string]bool {
 // (explain.txt holds them as golden output).
 func bothPlans(mine, theirs string) bool {
 	return strings.HasPrefix(mine, "QUERY PLAN:") && strings.HasPrefix(theirs, "QUERY PLAN:")
-}
-
-// testPostgres returns FICKLE_TEST_PG, the DSN of a PostgreSQL 15 the tests
-// may create databases in; without it the test skips, or fails under
-// FICKLE_REQUIRE_PG=1 (CI, whose .ci/run starts one).
-func testPostgres(t *testing.T) string {
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	switch {
-	case dsn != "":
-		return dsn
-	case os.Getenv("FICKLE_REQUIRE_PG") == "1":
-		t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
-	default:
-		t.Skip("FICKLE_TEST_PG not set")
-	}
-	return ""
 }
 
 // normalizeDiff keeps what both sides must agree on: the SQLSTATE of an

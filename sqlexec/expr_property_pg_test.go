@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fickle-db/fickle/internal/testpg"
 	"github.com/fickle-db/fickle/isolation"
 )
 
@@ -25,7 +26,7 @@ import (
 // too, so that the list only shrinks. FICKLE_TEST_PG as for
 // TestScriptsAgainstPostgres.
 func TestExpressionsAgainstPostgres(t *testing.T) {
-	dsn := testPostgres(t)
+	dsn := testpg.DSN(t)
 	known := knownLines(t, "testdata/expr_differences.txt")
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)

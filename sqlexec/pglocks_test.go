@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fickle-db/fickle/internal/testpg"
 	"github.com/fickle-db/fickle/isolation"
 )
 
@@ -168,7 +169,7 @@ func lockScenario(t *testing.T, be lockScenarioBackend) string {
 // lock itself, with granted false and a waitstart, and the holders as
 // the blockers.
 func TestLockWaitsShowAsInPostgres(t *testing.T) {
-	dsn := testPostgres(t)
+	dsn := testpg.DSN(t)
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, dsn)
 	if err != nil {

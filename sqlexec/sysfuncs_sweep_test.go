@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fickle-db/fickle/internal/testpg"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -234,7 +235,7 @@ func TestSysFuncsSweepNeverFailsInternally(t *testing.T) {
 // PostgreSQL 15 (FICKLE_TEST_PG, as TestScriptsAgainstPostgres) and requires
 // the same rows or the same SQLSTATE for every call.
 func TestSysFuncsSweepMatchesPostgres(t *testing.T) {
-	dsn := testPostgres(t)
+	dsn := testpg.DSN(t)
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, dsn)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fickle-db/fickle/internal/testpg"
 	"github.com/fickle-db/fickle/isolation"
 )
 
@@ -25,7 +26,7 @@ import (
 // at FICKLE_PG_REGRESS (default /tmp/pgsrc/src/test/regress) its tsearch
 // corpus too.
 func TestTextSearchFunctionsAgainstPostgres(t *testing.T) {
-	dsn := testPostgres(t)
+	dsn := testpg.DSN(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -217,7 +218,7 @@ func headlineQuery(rng *rand.Rand, cfg string, words []string) string {
 // the corpus, on fickle and on PostgreSQL 15, and requires the same
 // answers.
 func TestTextSearchHeadlineAgainstPostgres(t *testing.T) {
-	dsn := testPostgres(t)
+	dsn := testpg.DSN(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {

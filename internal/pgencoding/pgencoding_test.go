@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/internal/testpg"
 )
 
 func TestLookupFollowsPostgresNames(t *testing.T) {
@@ -116,19 +116,8 @@ func TestASCIIIsNotCopied(t *testing.T) {
 // each byte from 0x80 on through convert_from, and each character of the
 // Basic Multilingual Plane through convert_to.
 func TestConvertersMatchPostgres(t *testing.T) {
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		if os.Getenv("FICKLE_REQUIRE_PG") == "1" {
-			t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
-		}
-		t.Skip("FICKLE_TEST_PG is not set: no PostgreSQL to compare with")
-	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := testpg.Connect(t)
 	// One query an encoding and direction: every conversion that succeeds.
 	if _, err := conn.Exec(ctx, `
 		CREATE OR REPLACE FUNCTION pg_temp.decodable(enc text) RETURNS TABLE (b int, c int) LANGUAGE plpgsql AS $$

@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/fickle-db/fickle/internal/testpg"
 )
 
 // These tests compare the package with a PostgreSQL 15 (FICKLE_TEST_PG, a
@@ -24,19 +26,8 @@ import (
 
 func connectPG(t *testing.T) *pgx.Conn {
 	t.Helper()
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		if os.Getenv("FICKLE_REQUIRE_PG") == "1" {
-			t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
-		}
-		t.Skip("FICKLE_TEST_PG is not set: no PostgreSQL to compare with")
-	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(ctx) })
+	conn := testpg.Connect(t)
 	var ctype, enc string
 	if err := conn.QueryRow(ctx, "select current_setting('lc_ctype'), current_setting('server_encoding')").Scan(&ctype, &enc); err != nil {
 		t.Fatal(err)

@@ -145,6 +145,17 @@ func anyCompatibleArray(args []Type, arrays ...int) (array, elem Type, declared 
 	return array, elem, declared, true
 }
 
+// anyCompatibleCall resolves a call whose first argument is
+// anycompatiblearray and whose others are anycompatible, with the casts of
+// the arguments to the types resolved.
+func anyCompatibleCall(args []Type) (array, elem Type, declared []Type, casts []EnvCastFunc, ok bool, err error) {
+	if array, elem, declared, ok = anyCompatibleArray(args, 0); !ok {
+		return
+	}
+	casts, ok, err = implicitCasts(args, declared)
+	return
+}
+
 // arrayArgType returns the array type of a polymorphic anyarray argument;
 // an unknown literal cannot decide it.
 func arrayArgType(t Type) (Type, error) {
@@ -297,11 +308,7 @@ func arrayElemFunc(result Type, f func(elem, t Type, a, e any) (any, error)) fun
 		if len(args) != 2 {
 			return nil, false, nil
 		}
-		t, elem, declared, ok := anyCompatibleArray(args, 0)
-		if !ok {
-			return nil, false, nil
-		}
-		casts, ok, err := implicitCasts(args, declared)
+		t, elem, declared, casts, ok, err := anyCompatibleCall(args)
 		if !ok || err != nil {
 			return nil, false, err
 		}
@@ -329,11 +336,7 @@ func arrayReplaceBuilder(args []Type) (*Func, bool, error) {
 	if len(args) != 3 {
 		return nil, false, nil
 	}
-	t, elem, declared, ok := anyCompatibleArray(args, 0)
-	if !ok {
-		return nil, false, nil
-	}
-	casts, ok, err := implicitCasts(args, declared)
+	t, elem, declared, casts, ok, err := anyCompatibleCall(args)
 	if !ok || err != nil {
 		return nil, false, err
 	}

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/internal/testpg"
 )
 
 // TestAREMatchesAgainstPostgres compares regexp_matches(text, re, flags)
@@ -21,7 +22,7 @@ import (
 // every match, every subexpression, and every error must be PostgreSQL's.
 func TestAREMatchesAgainstPostgres(t *testing.T) {
 	ctx := context.Background()
-	conn := connectTestPostgres(t)
+	conn := testpg.Connect(t)
 	rng := rand.New(rand.NewSource(15))
 	n := 1500
 	if testing.Short() {
@@ -61,26 +62,6 @@ func TestAREMatchesAgainstPostgres(t *testing.T) {
 			}
 		}
 	}
-}
-
-// connectTestPostgres connects to the PostgreSQL 15 named by FICKLE_TEST_PG,
-// which the test compares with, and closes the connection when it ends;
-// without one the test skips, or fails under FICKLE_REQUIRE_PG=1.
-func connectTestPostgres(t *testing.T) *pgx.Conn {
-	t.Helper()
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		if os.Getenv("FICKLE_REQUIRE_PG") == "1" {
-			t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
-		}
-		t.Skip("FICKLE_TEST_PG is not set: no PostgreSQL to compare with")
-	}
-	conn, err := pgx.Connect(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
 }
 
 func pgRegexpMatches(ctx context.Context, conn *pgx.Conn, text, re, flags string) (string, string) {

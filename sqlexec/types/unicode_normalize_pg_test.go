@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/fickle-db/fickle/internal/testpg"
 )
 
 // TestNormalizeAgreesWithPostgres checks unicode15Normalizing against a
@@ -17,7 +19,7 @@ import (
 // editions of the character database only add normalizations.
 func TestNormalizeAgreesWithPostgres(t *testing.T) {
 	ctx := context.Background()
-	conn := connectTestPostgres(t)
+	conn := testpg.Connect(t)
 	var inputs []string
 	var cps []rune
 	for r := rune(1); r <= 0x10FFFF; r++ {
