@@ -344,6 +344,11 @@ type binder struct {
 	// last: a view met again inside its own expansion is a cycle
 	// (viewItem).
 	expanding []*viewDesc
+	// pullUpOK is set while the FROM clause of a query level that may
+	// flatten its simple subqueries and views compiles (from_pullup.go):
+	// one without FOR UPDATE or SHARE, which fickle refuses on them, and
+	// not a cursor's, whose positions name its tables.
+	pullUpOK bool
 	// viewVersions says a write is rewritten through a view that names
 	// xmin, xmax or ctid (views_update.go, row_versions.go).
 	viewVersions bool

@@ -11,6 +11,9 @@ import (
 // names lists the relation names an item brings into the FROM clause: its
 // own, or for a parenthesized join those of the relations inside it.
 func (it *fromItem) names() []string {
+	if it.pulledAs != "" {
+		return []string{it.pulledAs}
+	}
 	if it.nested != nil && it.name == "" {
 		var out []string
 		for _, n := range it.nested {
@@ -82,7 +85,7 @@ func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []sc
 					if order != nil {
 						src = order[i]
 					}
-					r[i] = cx.row[src]
+					r[i] = cx.row[sc.cols[src].slot]
 				}
 				rows = append(rows, r)
 				return nil

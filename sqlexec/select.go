@@ -216,7 +216,10 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		return b.finishOutput(parent, p, st)
 	}
+	savedPullUp := b.pullUpOK
+	b.pullUpOK = len(st.LockingClause) == 0 && b.declaring == nil
 	items, sc, pending, err := b.buildFrom(parent, st.FromClause, ctes)
+	b.pullUpOK = savedPullUp
 	if err != nil {
 		return nil, err
 	}
@@ -1095,6 +1098,10 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		}
 	}
 	for _, pc := range pending {
+		if pc.compiled != nil {
+			place(pc.compiled, pc.on)
+			continue
+		}
 		// Aggregates, window and set-returning calls are PostgreSQL's
 		// errors "... are not allowed in JOIN conditions" there.
 		sc.noAgg = "JOIN conditions"
