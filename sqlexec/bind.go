@@ -223,6 +223,11 @@ type scope struct {
 	// subqueries it compiles for their types alone.
 	deparsed bool
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
+
+	// base is the row slot of the first of cols, and itemBase the index of
+	// the level's first item among the level's: zero, but for a flattened
+	// subquery's FROM (buildFromAt).
+	base, itemBase int
 }
 
 type scopeCol struct {

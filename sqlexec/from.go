@@ -63,9 +63,11 @@ type fromItem struct {
 	// item's rows, if any (lockrows.go).
 	lock isolation.RowLock
 	wait isolation.WaitPolicy
-	// pulledAs, set on the table a flattened subquery or view reads
-	// (from_pullup.go), is the name the subquery has in FROM, which the
-	// table's own name (EXPLAIN's) is not.
+	// pulled marks an item of a flattened subquery or view (from_pullup.go),
+	// whose own name (EXPLAIN's) is no name of its reader's FROM clause;
+	// pulledAs, set on the first of them, is the name the subquery has
+	// there.
+	pulled   bool
 	pulledAs string
 	// kind is what the item reads, for the locking clause's checks.
 	kind itemKind
@@ -330,19 +332,27 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 // buildFrom compiles a FROM list into items and the scope of their
 // columns. Join conditions become the items' conditions.
 func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string]*ctePlan) ([]*fromItem, *scope, []pendingCond, error) {
-	sc := &scope{parent: parent, ctes: ctes}
+	return b.buildFromAt(parent, from, ctes, 0, 0)
+}
+
+// buildFromAt is buildFrom for a FROM list whose columns start at slot
+// base of the level's row and whose items at index itemBase of its items:
+// a flattened subquery's, placed after the items of its reader compiled
+// so far (from_pullup.go). The scope's columns then have slots base on.
+func (b *binder) buildFromAt(parent *scope, from []*pg_query.Node, ctes map[string]*ctePlan, base, itemBase int) ([]*fromItem, *scope, []pendingCond, error) {
+	sc := &scope{parent: parent, ctes: ctes, base: base, itemBase: itemBase}
 	var items []*fromItem
 	var conds []pendingCond
 	var add func(n *pg_query.Node, left bool) error
 	addItem := func(it *fromItem, cols []scopeCol, left bool) error {
 		it.left = left
-		it.off = len(sc.cols)
+		it.off = base + len(sc.cols)
 		it.width = len(cols)
 		if err := checkFromNames(sc, it, cols); err != nil {
 			return err
 		}
 		for i, c := range cols {
-			c.item = len(items)
+			c.item = itemBase + len(items)
 			c.slot = it.off + i
 			c.nullable = c.nullable || left
 			if sc.starOrder != nil {
@@ -353,7 +363,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		items = append(items, it)
 		sc.rels = append(sc.rels, it.names()...)
 		if it.table != nil && it.policyCmds != nil && it.width > 0 {
-			c, err := b.rowSecurityConj(it, sc.cols[it.off:it.off+it.width])
+			c, err := b.rowSecurityConj(it, sc.cols[it.off-base:it.off-base+it.width])
 			if err != nil || c == nil {
 				return err
 			}
@@ -494,8 +504,8 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 			return nil
 		}
 		if b.pullUpOK && b.modifying == nil {
-			if _, ok := b.pullUpShapeOf(sc, n, 0); ok && b.pullUpTable(sc, n) == nil {
-				return b.addPulledUp(sc, &items, &conds, n, left)
+			if ok, err := b.pullUp(sc, &items, &conds, n, left); ok || err != nil {
+				return err
 			}
 		}
 		it, cols, err := b.fromLeaf(sc, n)

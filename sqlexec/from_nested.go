@@ -11,7 +11,10 @@ import (
 // names lists the relation names an item brings into the FROM clause: its
 // own, or for a parenthesized join those of the relations inside it.
 func (it *fromItem) names() []string {
-	if it.pulledAs != "" {
+	if it.pulled {
+		if it.pulledAs == "" {
+			return nil
+		}
 		return []string{it.pulledAs}
 	}
 	if it.nested != nil && it.name == "" {
