@@ -41,7 +41,10 @@ func (it *fromItem) names() []string {
 // levels), as in PostgreSQL, where they may not name the other relations
 // of the FROM clause.
 func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []scopeCol, error) {
+	savedPlain := b.pullUpPlainOnly
+	b.pullUpPlainOnly = true
 	items, sc, pending, err := b.buildFrom(outer.parent, []*pg_query.Node{n}, outer.ctes)
+	b.pullUpPlainOnly = savedPlain
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,20 +16,21 @@ import (
 // view's rows up through its tables' indexes. fickle does so for the
 // subqueries is_simple_subquery accepts (no aggregates, grouping, window
 // functions, DISTINCT, ORDER BY, LIMIT/OFFSET, set operations, FOR
-// UPDATE, WITH; not LATERAL, not a security_barrier view) whose select
-// list names distinct columns of their FROM items, with no type
-// conversion: nothing is computed, so nothing needs PostgreSQL's
-// placeholders. On the nullable side of an outer join only a subquery of
-// one FROM item is flattened, as fickle's items join in a row. Every
-// other subquery is planned on its own, as before.
+// UPDATE, WITH; not LATERAL, not a security_barrier view, no volatile or
+// set-returning select list). Where PostgreSQL would need a placeholder
+// (a computed output on the nullable side of an outer join), fickle does
+// not flatten, nor a subquery of several FROM items there, as fickle's
+// items join in a row; nor where it is unsure (pulledOutputs). Every other
+// subquery is planned on its own, as before.
 //
 // The subquery's FROM items become items of the reader's level, after
 // those compiled so far, their columns taking slots in the level's row but
 // no names there; the subquery's outputs are columns of the reader's scope
-// under the subquery's name that read those slots. Its join and WHERE
-// conditions are compiled in the subquery's own scope and placed before
-// the reader's conditions, as PostgreSQL distributes a subquery's quals
-// before its parent's.
+// under the subquery's name: a plain column reads its slot, a computed
+// one is its expression, evaluated where it is read (pulledRef). Its join
+// and WHERE conditions are compiled in the subquery's own scope and placed
+// before the reader's conditions, as PostgreSQL distributes a subquery's
+// quals before its parent's.
 
 // pullUpSource is a flattenable FROM item's query: the subquery's, or the
 // view's stored one (view set), with the alias and name it has in FROM and
@@ -43,8 +44,7 @@ type pullUpSource struct {
 }
 
 // pullUpSourceOf returns the query of n, a FROM item of scope sc, when n is
-// a subquery or view that is_simple_subquery would let PostgreSQL flatten
-// and whose select list holds column references only.
+// a subquery or view that is_simple_subquery would let PostgreSQL flatten.
 func (b *binder) pullUpSourceOf(sc *scope, n *pg_query.Node) (*pullUpSource, bool) {
 	var src *pullUpSource
 	switch v := n.Node.(type) {
@@ -109,9 +109,9 @@ func readsWithQuery(q *pg_query.SelectStmt, names *scope) bool {
 	return found
 }
 
-// simpleQuery reports whether q is a plain SELECT whose select list holds
-// column references only: none of the clauses that keep PostgreSQL from
-// flattening a subquery, and nothing computed.
+// simpleQuery reports whether q is a plain SELECT: none of the clauses
+// that keep PostgreSQL from flattening a subquery (its select list is
+// looked at as it compiles, pulledOutputs).
 func simpleQuery(q *pg_query.SelectStmt) bool {
 	if q == nil || q.Op != pg_query.SetOperation_SETOP_NONE && q.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED ||
 		len(q.ValuesLists) > 0 || q.WithClause != nil || q.IntoClause != nil || len(q.DistinctClause) > 0 ||
@@ -121,8 +121,7 @@ func simpleQuery(q *pg_query.SelectStmt) bool {
 		return false
 	}
 	for _, t := range q.TargetList {
-		rt := t.GetResTarget()
-		if rt == nil || len(rt.Indirection) > 0 || rt.Val.GetColumnRef() == nil {
+		if rt := t.GetResTarget(); rt == nil || len(rt.Indirection) > 0 {
 			return false
 		}
 	}
@@ -164,7 +163,7 @@ func (b *binder) pullUp(sc *scope, items *[]*fromItem, conds *[]pendingCond, n *
 	if err != nil {
 		return true, err
 	}
-	outs := b.pulledOutputs(isc, src)
+	outs := b.pulledOutputs(isc, src, !left && !b.pullUpPlainOnly)
 	if outs == nil || left && len(inner) != 1 {
 		b.restore(mark)
 		return false, nil
@@ -253,18 +252,25 @@ func (b *binder) pullUp(sc *scope, items *[]*fromItem, conds *[]pendingCond, n *
 
 // pulledOutputs compiles the select list of a flattenable subquery in its
 // FROM scope isc: the columns its outputs read, each under its output
-// name. It returns nil when an output is not a distinct plain column of
-// isc's items (a reference to an enclosing query, a USING column of a
-// common type, an error), or a view's list no longer has its columns.
-func (b *binder) pulledOutputs(isc *scope, src *pullUpSource) []scopeCol {
+// name, or for an output it computes, the expression (computed says
+// whether it may: not on the nullable side of an outer join, where
+// PostgreSQL wraps such an expression in a placeholder, nor inside a
+// parenthesized join). It returns nil when an output is neither a
+// distinct plain column of isc's items nor an expression fickle may
+// substitute (one of volatile, set-returning, aggregate, window or
+// subquery calls, parameters, untyped literals, or a USING column of a
+// common type), on an error, or when a view's list no longer has its
+// columns.
+func (b *binder) pulledOutputs(isc *scope, src *pullUpSource, computed bool) []scopeCol {
 	var outs []scopeCol
 	add := func(c scopeCol, name string, typ types.Type, coll string) bool {
-		if slices.ContainsFunc(outs, func(o scopeCol) bool { return o.slot == c.slot }) {
+		if slices.ContainsFunc(outs, func(o scopeCol) bool { return o.expr == nil && o.slot == c.slot }) {
 			return false
 		}
 		outs = append(outs, scopeCol{name: name, typ: typ, coll: coll, slot: c.slot, item: c.item, nullable: c.nullable})
 		return true
 	}
+	nullable := slices.ContainsFunc(isc.cols, func(c scopeCol) bool { return c.nullable })
 	for _, t := range src.q.TargetList {
 		rt := t.GetResTarget()
 		if cr := starRef(rt.Val); cr != nil {
@@ -283,21 +289,88 @@ func (b *binder) pulledOutputs(isc *scope, src *pullUpSource) []scopeCol {
 			}
 			continue
 		}
-		e, err := b.expr(isc, rt.Val)
-		if err != nil || e.slot < 0 || e.usingOf != nil {
+		plain := rt.Val.GetColumnRef() != nil
+		if !plain && (!computed || b.containsSetCall(rt.Val) || containsWindow(rt.Val) || b.containsLocalAgg(rt.Val) ||
+			containsSubLink(rt.Val) || containsParam(rt.Val)) {
 			return nil
 		}
-		at := slices.IndexFunc(isc.cols, func(c scopeCol) bool { return c.slot == e.slot })
+		volatile := b.pgVolatileCalls
+		e, err := b.expr(isc, rt.Val)
+		if err != nil {
+			return nil
+		}
 		name := rt.Name
 		if name == "" {
 			name = e.name
 		}
-		if at < 0 || !add(isc.cols[at], name, e.typ, storedCollation(e.coll)) {
+		if e.slot >= 0 && e.usingOf == nil {
+			at := slices.IndexFunc(isc.cols, func(c scopeCol) bool { return c.slot == e.slot })
+			if at < 0 || !add(isc.cols[at], name, e.typ, storedCollation(e.coll)) {
+				return nil
+			}
+			continue
+		}
+		if !computed || b.pgVolatileCalls != volatile || e.lit != nil || e.null || unresolved(e) || e.refs == 0 && e.volatile {
 			return nil
 		}
+		if name == "" {
+			name = "?column?"
+		}
+		b.pulledOutIDs++
+		b.noteOutputCost(b.pulledOutIDs, rt.Val)
+		outs = append(outs, scopeCol{name: name, typ: e.typ, coll: storedCollation(e.coll), slot: -1, expr: e, outID: b.pulledOutIDs, nullable: nullable})
 	}
 	if src.view != nil && len(outs) != len(src.view.cols) {
 		return nil
 	}
 	return outs
+}
+
+// containsParam reports whether n holds a parameter ($n), whose type the
+// first expression compiled that reads it may decide: compiled where a
+// flattening then given up would leave it so.
+func containsParam(n *pg_query.Node) bool {
+	found := false
+	walk(n, func(c *pg_query.Node) bool {
+		found = found || c.GetParamRef() != nil
+		return !found
+	})
+	return found
+}
+
+// pulledRef is a reference, depth levels out of sc, from scope cur, to c,
+// a computed output of a flattened subquery: its expression, evaluated on
+// the row of the level it was flattened into; above that level's GROUP
+// BY, the group's value.
+func (b *binder) pulledRef(cur *scope, c scopeCol, depth int, name string, loc int32) (*scalar, error) {
+	inner := c.expr
+	e := &scalar{typ: inner.typ, slot: -1, name: name, volatile: inner.volatile, outID: c.outID,
+		coll: outputCollation(c.typ, c.coll)}
+	e.domain, e.plain = b.columnDomain(c)
+	if depth == 0 {
+		e.refs, e.eval = inner.refs, inner.eval
+		return e, nil
+	}
+	cur.pending |= inner.refs
+	if cur.agg != nil {
+		slot, err := b.outerGroupSlot(cur.agg, c, loc)
+		if err != nil {
+			// Inside an aggregate call that may turn out to belong to
+			// that level, where the column is no error (as resolveCol).
+			if !b.deferUngrouped(err) && !b.deferUngroupedOf(cur.agg, err) {
+				return nil, err
+			}
+			e.eval = func(*execCtx) (any, error) { return nil, err }
+			return e, nil
+		}
+		e.eval = func(x *execCtx) (any, error) { return x.outer[len(x.outer)-depth][slot], nil }
+		return e, nil
+	}
+	e.eval = func(x *execCtx) (any, error) {
+		at := *x
+		at.row, at.outer = x.outer[len(x.outer)-depth], x.outer[:len(x.outer)-depth:len(x.outer)-depth]
+		at.items, at.marks, at.epq, at.win, at.srf = nil, nil, nil, nil, nil
+		return inner.eval(&at)
+	}
+	return e, nil
 }
