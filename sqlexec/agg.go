@@ -243,6 +243,8 @@ func (b *binder) groupKey(from *scope, n *pg_query.Node) string {
 		b.aside(func() { e, err = b.expr(from, m) })
 		if err == nil && e.slot >= 0 {
 			m.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{Fields: []*pg_query.Node{pg_query.MakeStrNode("\x00" + strconv.Itoa(e.slot))}}}
+		} else if err == nil && e.outID != 0 {
+			m.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{Fields: []*pg_query.Node{pg_query.MakeStrNode("\x01" + strconv.Itoa(e.outID))}}}
 		}
 		return false
 	})
@@ -516,7 +518,7 @@ var errOuterAggregate = pgerror.Unsupported("an aggregate of an outer query's co
 // a grouped primary key, which PostgreSQL reads, is refused.
 func (b *binder) outerGroupSlot(agg *aggScope, c scopeCol, loc int32) (int, error) {
 	for i, g := range agg.groups {
-		if c.slot >= 0 && g.e.slot == c.slot {
+		if c.slot >= 0 && g.e.slot == c.slot || c.outID != 0 && g.e.outID == c.outID {
 			return i, nil
 		}
 	}

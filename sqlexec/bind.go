@@ -155,6 +155,9 @@ type scalar struct {
 	// pair's common type, the column reference it converts (GROUP BY of
 	// that column covers it).
 	usingOf *scalar
+	// outID is the scopeCol.outID of the computed output of a flattened
+	// subquery the expression is a reference to, 0 otherwise.
+	outID int
 }
 
 func itemBit(i int) uint64 {
@@ -223,6 +226,11 @@ type scope struct {
 	// subqueries it compiles for their types alone.
 	deparsed bool
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
+
+	// base is the row slot of the first of cols, and itemBase the index of
+	// the level's first item among the level's: zero, but for a flattened
+	// subquery's FROM (buildFromAt).
+	base, itemBase int
 }
 
 type scopeCol struct {
@@ -277,6 +285,12 @@ type scopeCol struct {
 	// usingAliases are the aliases of the JOIN ... USING ... AS joins whose
 	// merged column this column stands for (from_using_alias.go).
 	usingAliases []usingAlias
+	// expr, set on an output of a flattened subquery that computes it
+	// (from_pullup.go), is its expression over the level's row: what a
+	// reference to the column evaluates, there and then. outID tells the
+	// outputs apart, as a slot tells columns apart, for GROUP BY.
+	expr  *scalar
+	outID int
 	// refused, when set, makes a reference to the column fail with 0A000
 	// naming it (the ctid of a table whose rows fickle cannot size,
 	// row_versions.go).
@@ -294,9 +308,9 @@ func (c scopeCol) markRead() {
 type binder struct {
 	s   *Session
 	cat *catalog
-	// callCosts holds the cost of the user function each call compiled so
-	// far resolved to (qual_order.go).
-	callCosts map[*pg_query.FuncCall]float64
+	// costs holds what the binder learned so far of the costs of the
+	// expressions it compiled (qual_order.go).
+	costs exprCosts
 	// groupedKeys lists the tables whose primary key, grouped by, let
 	// the statement read other columns of theirs (dependsOnGroupedKey): a
 	// view that does depends on the key.
@@ -344,6 +358,17 @@ type binder struct {
 	// last: a view met again inside its own expansion is a cycle
 	// (viewItem).
 	expanding []*viewDesc
+	// pulledOutIDs counts the computed outputs of flattened subqueries,
+	// numbering them (scopeCol.outID); pullUpPlainOnly is set while a
+	// parenthesized join's FROM compiles, whose rows are made before the
+	// outputs are read, so that none is computed there.
+	pulledOutIDs    int
+	pullUpPlainOnly bool
+	// pullUpOK is set while the FROM clause of a query level that may
+	// flatten its simple subqueries and views compiles (from_pullup.go):
+	// one without FOR UPDATE or SHARE, which fickle refuses on them, and
+	// not a cursor's, whose positions name its tables.
+	pullUpOK bool
 	// viewVersions says a write is rewritten through a view that names
 	// xmin, xmax or ctid (views_update.go, row_versions.go).
 	viewVersions bool
@@ -735,6 +760,13 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		c.markRead()
 		if len(b.aggRefs) > 0 {
 			b.noteColumnLevel(cur, loc)
+		}
+		if c.expr != nil {
+			e, err := b.pulledRef(cur, c, depth, name, loc)
+			if err != nil || rel != "" && !c.joinAlias {
+				return e, err
+			}
+			return b.usingMerged(c, e)
 		}
 		slot := c.slot
 		if c.relOID != 0 {

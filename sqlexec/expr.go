@@ -244,6 +244,9 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", strings.Join(fields, ".")).
 			WithDetail("It could refer to either a PL/pgSQL variable or a table column."), c.Location)
 	}
+	if e.outID != 0 {
+		b.noteRefCost(c, e.outID)
+	}
 	if sc.agg != nil && e.refs != 0 {
 		err := b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ungroupedName(sc, fields)), c.Location)
 		if !b.deferUngroupedOf(sc.agg, err) {

@@ -63,6 +63,12 @@ type fromItem struct {
 	// item's rows, if any (lockrows.go).
 	lock isolation.RowLock
 	wait isolation.WaitPolicy
+	// pulled marks an item of a flattened subquery or view (from_pullup.go),
+	// whose own name (EXPLAIN's) is no name of its reader's FROM clause;
+	// pulledAs, set on the first of them, is the name the subquery has
+	// there.
+	pulled   bool
+	pulledAs string
 	// kind is what the item reads, for the locking clause's checks.
 	kind itemKind
 	// nested are the relations of a parenthesized join read as one item
@@ -326,19 +332,27 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 // buildFrom compiles a FROM list into items and the scope of their
 // columns. Join conditions become the items' conditions.
 func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string]*ctePlan) ([]*fromItem, *scope, []pendingCond, error) {
-	sc := &scope{parent: parent, ctes: ctes}
+	return b.buildFromAt(parent, from, ctes, 0, 0)
+}
+
+// buildFromAt is buildFrom for a FROM list whose columns start at slot
+// base of the level's row and whose items at index itemBase of its items:
+// a flattened subquery's, placed after the items of its reader compiled
+// so far (from_pullup.go). The scope's columns then have slots base on.
+func (b *binder) buildFromAt(parent *scope, from []*pg_query.Node, ctes map[string]*ctePlan, base, itemBase int) ([]*fromItem, *scope, []pendingCond, error) {
+	sc := &scope{parent: parent, ctes: ctes, base: base, itemBase: itemBase}
 	var items []*fromItem
 	var conds []pendingCond
 	var add func(n *pg_query.Node, left bool) error
 	addItem := func(it *fromItem, cols []scopeCol, left bool) error {
 		it.left = left
-		it.off = len(sc.cols)
+		it.off = base + len(sc.cols)
 		it.width = len(cols)
 		if err := checkFromNames(sc, it, cols); err != nil {
 			return err
 		}
 		for i, c := range cols {
-			c.item = len(items)
+			c.item = itemBase + len(items)
 			c.slot = it.off + i
 			c.nullable = c.nullable || left
 			if sc.starOrder != nil {
@@ -349,7 +363,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		items = append(items, it)
 		sc.rels = append(sc.rels, it.names()...)
 		if it.table != nil && it.policyCmds != nil && it.width > 0 {
-			c, err := b.rowSecurityConj(it, sc.cols[it.off:it.off+it.width])
+			c, err := b.rowSecurityConj(it, sc.cols[it.off-base:it.off-base+it.width])
 			if err != nil || c == nil {
 				return err
 			}
@@ -398,11 +412,12 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
+				mid := len(sc.cols)
 				if err := addRight(false); err != nil {
 					return err
 				}
 				if using {
-					q, err := b.usingCondition(sc, start, items[len(items)-1], j, false)
+					q, err := b.usingCondition(sc, start, mid, j, false)
 					if err != nil {
 						return err
 					}
@@ -418,11 +433,12 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
+				mid := len(sc.cols)
 				if err := addRight(true); err != nil {
 					return err
 				}
 				if using {
-					q, err := b.usingCondition(sc, start, items[len(items)-1], j, false)
+					q, err := b.usingCondition(sc, start, mid, j, false)
 					if err != nil {
 						return err
 					}
@@ -462,7 +478,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					sc.starOrder = append(sc.starOrder, i)
 				}
 				if using {
-					q, err := b.usingCondition(sc, before, items[len(items)-1], j, true)
+					q, err := b.usingCondition(sc, before, mid, j, true)
 					if err != nil {
 						return err
 					}
@@ -486,6 +502,11 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				return pgerror.Unsupported(strings.TrimPrefix(j.Jointype.String(), "JOIN_") + " JOIN")
 			}
 			return nil
+		}
+		if b.pullUpOK && b.modifying == nil {
+			if ok, err := b.pullUp(sc, &items, &conds, n, left); ok || err != nil {
+				return err
+			}
 		}
 		it, cols, err := b.fromLeaf(sc, n)
 		if err != nil {
@@ -513,6 +534,9 @@ type pendingCond struct {
 	clause  string
 	minItem int
 	on      *fromItem // set for a LEFT JOIN's ON condition
+	// compiled is a condition compiled already, in a flattened subquery's
+	// scope (from_pullup.go): placed as it is, in its turn.
+	compiled *conj
 }
 
 // fromLeaf compiles one FROM item that is not a join.
@@ -807,14 +831,15 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 }
 
 // usingCondition turns JOIN ... USING (cols) or NATURAL JOIN into the
-// equality of the named columns of the kept side (the columns from start on)
-// and the other item, and merges the pair: the other item's column is left
+// equality of the named columns of the kept side (the columns from start to
+// mid) and the other item (those from mid on), and merges the pair: the
+// other item's column is left
 // out of * and of unqualified references, as PostgreSQL shows the column
 // once, and * lists the merged columns first. The kept side is the join's
 // left one, or its right one for a RIGHT JOIN (swapped), whose merged
 // column is the right side's.
-func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr, swapped bool) (*pg_query.Node, error) {
-	kept, rest := sc.cols[start:other.off], sc.cols[other.off:other.off+other.width]
+func (b *binder) usingCondition(sc *scope, start, mid int, j *pg_query.JoinExpr, swapped bool) (*pg_query.Node, error) {
+	kept, rest := sc.cols[start:mid], sc.cols[mid:]
 	left, right := kept, rest
 	if swapped {
 		left, right = rest, kept
@@ -834,9 +859,9 @@ func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_que
 		if err != nil {
 			return nil, err
 		}
-		k, o := start+l, other.off+r
+		k, o := start+l, mid+r
 		if swapped {
-			k, o = start+r, other.off+l
+			k, o = start+r, mid+l
 		}
 		if kt, ot := sc.cols[k].typ, sc.cols[o].typ; kt.Oid != ot.Oid {
 			lt, rt := kt, ot
@@ -863,7 +888,7 @@ func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_que
 		args = append(args, pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode("=")},
 			ref(sc.cols[k].rel), ref(sc.cols[o].rel), -1))
 	}
-	usingStarOrder(sc, start, other.off+other.width, merged)
+	usingStarOrder(sc, start, len(sc.cols), merged)
 	switch len(args) {
 	case 0:
 		return nil, nil

@@ -11,6 +11,12 @@ import (
 // names lists the relation names an item brings into the FROM clause: its
 // own, or for a parenthesized join those of the relations inside it.
 func (it *fromItem) names() []string {
+	if it.pulled {
+		if it.pulledAs == "" {
+			return nil
+		}
+		return []string{it.pulledAs}
+	}
 	if it.nested != nil && it.name == "" {
 		var out []string
 		for _, n := range it.nested {
@@ -35,7 +41,10 @@ func (it *fromItem) names() []string {
 // levels), as in PostgreSQL, where they may not name the other relations
 // of the FROM clause.
 func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []scopeCol, error) {
+	savedPlain := b.pullUpPlainOnly
+	b.pullUpPlainOnly = true
 	items, sc, pending, err := b.buildFrom(outer.parent, []*pg_query.Node{n}, outer.ctes)
+	b.pullUpPlainOnly = savedPlain
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,7 +91,7 @@ func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []sc
 					if order != nil {
 						src = order[i]
 					}
-					r[i] = cx.row[src]
+					r[i] = cx.row[sc.cols[src].slot]
 				}
 				rows = append(rows, r)
 				return nil

@@ -33,13 +33,13 @@ const subqueryCost = 1e9
 // item alone (its scan's filter in PostgreSQL) before those joining it to
 // others, each group by cost: exprCost of each condition's expression,
 // computed here since a lone condition needs none.
-func orderConds(cs []*conj, own uint64, calls map[*pg_query.FuncCall]float64) {
+func orderConds(cs []*conj, own uint64, costs exprCosts) {
 	if len(cs) < 2 {
 		return
 	}
 	for _, c := range cs {
 		if c.src != nil {
-			c.cost = exprCost(c.src, calls)
+			c.cost = exprCost(c.src, costs)
 		}
 	}
 	group := func(c *conj) int {
@@ -59,30 +59,44 @@ func orderConds(cs []*conj, own uint64, calls map[*pg_query.FuncCall]float64) {
 	})
 }
 
-// exprCost estimates what evaluating n costs a row (see above). calls
-// holds the cost of the user functions the binder resolved calls to.
-func exprCost(n *pg_query.Node, calls map[*pg_query.FuncCall]float64) float64 {
+// exprCosts is what the binder learned of the costs of the expressions it
+// compiled: calls holds the cost of the user function each call resolved
+// to, refs that of the computed output of a flattened subquery each column
+// reference reads (from_pullup.go), which PostgreSQL substitutes for it
+// before it orders conditions, and outputs that of each computed output,
+// by scopeCol.outID.
+type exprCosts struct {
+	calls   map[*pg_query.FuncCall]float64
+	refs    map[*pg_query.ColumnRef]float64
+	outputs map[int]float64
+}
+
+// exprCost estimates what evaluating n costs a row (see above).
+func exprCost(n *pg_query.Node, costs exprCosts) float64 {
+	if cr := n.GetColumnRef(); cr != nil {
+		return costs.refs[cr]
+	}
 	if n == nil || constantExpr(n) {
 		return 0
 	}
 	switch v := n.Node.(type) {
-	case *pg_query.Node_ColumnRef, *pg_query.Node_AConst, *pg_query.Node_ParamRef:
+	case *pg_query.Node_AConst, *pg_query.Node_ParamRef:
 		return 0
 	case *pg_query.Node_SubLink:
 		return subqueryCost
 	case *pg_query.Node_FuncCall:
-		own, ok := calls[v.FuncCall]
+		own, ok := costs.calls[v.FuncCall]
 		if !ok {
 			own = 1
 		}
-		return own + childrenCost(n, calls)
+		return own + childrenCost(n, costs)
 	case *pg_query.Node_TypeCast:
-		return 1 + exprCost(v.TypeCast.Arg, calls)
+		return 1 + exprCost(v.TypeCast.Arg, costs)
 	case *pg_query.Node_MinMaxExpr, *pg_query.Node_SqlvalueFunction:
-		return 1 + childrenCost(n, calls)
+		return 1 + childrenCost(n, costs)
 	case *pg_query.Node_AExpr:
 		a := v.AExpr
-		l, r := exprCost(a.Lexpr, calls), exprCost(a.Rexpr, calls)
+		l, r := exprCost(a.Lexpr, costs), exprCost(a.Rexpr, costs)
 		switch a.Kind {
 		case pg_query.A_Expr_Kind_AEXPR_IN:
 			// x IN (list) is x = ANY (array), which tries half the
@@ -107,17 +121,17 @@ func exprCost(n *pg_query.Node, calls map[*pg_query.FuncCall]float64) float64 {
 		}
 		return l + r + 1
 	}
-	return childrenCost(n, calls)
+	return childrenCost(n, costs)
 }
 
 // childrenCost sums the costs of n's direct subexpressions.
-func childrenCost(n *pg_query.Node, calls map[*pg_query.FuncCall]float64) float64 {
+func childrenCost(n *pg_query.Node, costs exprCosts) float64 {
 	total := 0.0
 	walk(n, func(c *pg_query.Node) bool {
 		if c == n {
 			return true
 		}
-		total += exprCost(c, calls)
+		total += exprCost(c, costs)
 		return false
 	})
 	return total
@@ -187,8 +201,26 @@ func arrayLiteralLength(s string) (n int, ok bool) {
 // noteCallCost records the cost of the function a call resolved to, for
 // exprCost.
 func (b *binder) noteCallCost(fc *pg_query.FuncCall, cost float64) {
-	if b.callCosts == nil {
-		b.callCosts = map[*pg_query.FuncCall]float64{}
+	if b.costs.calls == nil {
+		b.costs.calls = map[*pg_query.FuncCall]float64{}
 	}
-	b.callCosts[fc] = cost
+	b.costs.calls[fc] = cost
+}
+
+// noteOutputCost records the cost of computing the flattened subquery
+// output numbered id, whose expression is n.
+func (b *binder) noteOutputCost(id int, n *pg_query.Node) {
+	if b.costs.outputs == nil {
+		b.costs.outputs = map[int]float64{}
+	}
+	b.costs.outputs[id] = exprCost(n, b.costs)
+}
+
+// noteRefCost records that column reference cr reads the flattened
+// subquery output numbered id, whose cost it has.
+func (b *binder) noteRefCost(cr *pg_query.ColumnRef, id int) {
+	if b.costs.refs == nil {
+		b.costs.refs = map[*pg_query.ColumnRef]float64{}
+	}
+	b.costs.refs[cr] = b.costs.outputs[id]
 }

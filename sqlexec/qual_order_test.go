@@ -41,7 +41,7 @@ func TestExprCostFollowsThePlannersModel(t *testing.T) {
 			t.Fatalf("%s: %v", c.cond, err)
 		}
 		where := tree.Stmts[0].Stmt.GetSelectStmt().WhereClause
-		if got := exprCost(where, nil); got != c.want {
+		if got := exprCost(where, exprCosts{}); got != c.want {
 			t.Errorf("exprCost(%s) = %v, want %v", c.cond, got, c.want)
 		}
 	}
@@ -57,7 +57,7 @@ func TestOrderCondsPutsPolicyThenOwnThenJoinConditions(t *testing.T) {
 	cheap2 := &conj{e: &scalar{refs: own}, cost: 1}
 	policy := &conj{e: &scalar{refs: own}, cost: 100, policy: true}
 	cs := []*conj{join, dear, cheap, policy, cheap2}
-	orderConds(cs, own, nil)
+	orderConds(cs, own, exprCosts{})
 	want := []*conj{policy, cheap, cheap2, dear, join}
 	for i := range want {
 		if cs[i] != want[i] {

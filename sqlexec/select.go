@@ -216,7 +216,10 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		return b.finishOutput(parent, p, st)
 	}
+	savedPullUp, savedPlain := b.pullUpOK, b.pullUpPlainOnly
+	b.pullUpOK, b.pullUpPlainOnly = len(st.LockingClause) == 0 && b.declaring == nil, false
 	items, sc, pending, err := b.buildFrom(parent, st.FromClause, ctes)
+	b.pullUpOK, b.pullUpPlainOnly = savedPullUp, savedPlain
 	if err != nil {
 		return nil, err
 	}
@@ -1095,6 +1098,10 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		}
 	}
 	for _, pc := range pending {
+		if pc.compiled != nil {
+			place(pc.compiled, pc.on)
+			continue
+		}
 		// Aggregates, window and set-returning calls are PostgreSQL's
 		// errors "... are not allowed in JOIN conditions" there.
 		sc.noAgg = "JOIN conditions"
@@ -1126,11 +1133,11 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		// leakproof, which changes their order; fickle does not, so it
 		// orders the conditions of tables alone.
 		if it.table != nil {
-			orderConds(it.on, itemBit(i), b.callCosts)
-			orderConds(it.post, itemBit(i), b.callCosts)
+			orderConds(it.on, itemBit(i), b.costs)
+			orderConds(it.post, itemBit(i), b.costs)
 		}
 	}
-	orderConds(*pre, 0, b.callCosts)
+	orderConds(*pre, 0, b.costs)
 	return nil
 }
 
@@ -1178,10 +1185,11 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			for _, c := range all {
 				ref := starColumnRef(cr, c)
 				refs = append(refs, ref)
-				if sc.agg != nil {
+				if sc.agg != nil || c.expr != nil {
 					// In a grouped query each column the star stands for
 					// is an expression of its own: grouped, or of a row a
-					// grouped primary key determines.
+					// grouped primary key determines. A flattened
+					// subquery's computed output is its expression.
 					e, err := b.expr(sc, ref)
 					if err != nil {
 						return nil, nil, nil, err

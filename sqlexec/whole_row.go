@@ -94,7 +94,14 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		for i, c := range cols {
 			c.markRead()
 			slot, d := c.slot, depth
-			if d == 0 {
+			if c.expr != nil {
+				f, err := b.pulledRef(cur, c, depth, c.name, -1)
+				if err != nil {
+					return nil, false
+				}
+				fields[i] = f
+				refs |= f.refs
+			} else if d == 0 {
 				fields[i] = &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: c.name,
 					eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 				refs |= itemBit(c.item)
