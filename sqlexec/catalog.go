@@ -530,7 +530,9 @@ func (s *Session) searchPathUser() string {
 
 // creationSchema returns the schema a new object goes to: the one named
 // (pg_temp, the session's temporary schema, made when missing), else the
-// first existing schema of the search path but the temporary one.
+// first existing schema of the search path but the temporary one. The
+// current role needs CREATE on it, as PostgreSQL checks before anything
+// else about the new object (whether it exists already included).
 func (d *ddl) creationSchema(explicit string) (string, error) {
 	if explicit = d.s.schemaAlias(explicit); isTempSchema(explicit) && explicit == d.s.tempSchema() {
 		return d.tempCreationSchema(explicit)
@@ -539,11 +541,18 @@ func (d *ddl) creationSchema(explicit string) (string, error) {
 		if _, ok := d.cat.schemas[explicit]; !ok {
 			return "", pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", explicit)
 		}
+		if err := d.requireSchemaCreate(explicit); err != nil {
+			return "", err
+		}
 		return explicit, nil
 	}
 	for _, p := range d.s.searchPath() {
 		if _, ok := d.cat.schemas[p]; ok && !isTempSchema(p) {
-			return p, nil // only CREATE TEMP (or pg_temp.name) creates in the temporary schema
+			// only CREATE TEMP (or pg_temp.name) creates in the temporary schema
+			if err := d.requireSchemaCreate(p); err != nil {
+				return "", err
+			}
+			return p, nil
 		}
 	}
 	return "", pgerror.New(pgerror.InvalidSchemaName, "no schema has been selected to create in")

@@ -471,9 +471,9 @@ func roleNameIn(s *Session, rc *roleCatalog, oid uint32) string {
 
 // roleDependents describes the objects that keep role from being
 // dropped, as PostgreSQL's DROP ROLE error details list them, in the order
-// they were made: those it owns ("owner of table t"), those whose
-// privileges name it ("privileges for table t"), and the default
-// privileges it set or is named in. roleName names roles (DROP ROLE holds
+// they were made: the databases and the current database's objects it owns
+// ("owner of table t"), those whose privileges name it ("privileges for
+// table t"), and the default privileges it set or is named in. roleName names roles (DROP ROLE holds
 // the role catalog's lock).
 func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint32) string) []string {
 	type dependent struct {
@@ -495,6 +495,15 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 		}
 		if slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }) {
 			add(k.oid, aclObjectDescription(s, c, k))
+		}
+	}
+	for _, e := range s.engine.cluster.databases() {
+		acl, _ := e.databaseACL()
+		switch {
+		case e.owner() == role.oid:
+			add(e.oid, "owner of database "+e.Name())
+		case slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }):
+			add(e.oid, "privileges for database "+e.Name())
 		}
 	}
 	for _, t := range c.tables {
@@ -591,8 +600,6 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 	case aclSchema:
 		name, _ := namespaceName(c, k.oid)
 		return "privileges for schema " + name
-	case aclDatabase:
-		return "privileges for database " + s.database()
 	case aclFunction:
 		if p := builtinIndex().procs[k.oid]; p != nil && k.oid < firstUserOID {
 			return "privileges for function " + p.name + "(" + p.identityArguments + ")"
