@@ -528,12 +528,28 @@ func (s *Session) searchPathUser() string {
 	return s.info.User
 }
 
-// creationSchema returns the schema a new object goes to: the one named
-// (pg_temp, the session's temporary schema, made when missing), else the
-// first existing schema of the search path but the temporary one. The
-// current role needs CREATE on it, as PostgreSQL checks before anything
-// else about the new object (whether it exists already included).
+// creationSchema returns the schema a new object goes to
+// (defaultCreationSchema), which the current role needs CREATE on, as
+// PostgreSQL checks before anything else about the new object (whether it
+// exists already included); its temporary schema needs TEMPORARY on the
+// database, which tempCreationSchema checked.
 func (d *ddl) creationSchema(explicit string) (string, error) {
+	schema, err := d.defaultCreationSchema(explicit)
+	if err != nil {
+		return "", err
+	}
+	if !isTempSchema(schema) {
+		if err := d.requireSchemaCreate(schema); err != nil {
+			return "", err
+		}
+	}
+	return schema, nil
+}
+
+// defaultCreationSchema returns the schema a new object goes to: the one
+// named (pg_temp, the session's temporary schema, made when missing), else
+// the first existing schema of the search path but the temporary one.
+func (d *ddl) defaultCreationSchema(explicit string) (string, error) {
 	if explicit = d.s.schemaAlias(explicit); isTempSchema(explicit) && explicit == d.s.tempSchema() {
 		return d.tempCreationSchema(explicit)
 	}
@@ -541,18 +557,11 @@ func (d *ddl) creationSchema(explicit string) (string, error) {
 		if _, ok := d.cat.schemas[explicit]; !ok {
 			return "", pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", explicit)
 		}
-		if err := d.requireSchemaCreate(explicit); err != nil {
-			return "", err
-		}
 		return explicit, nil
 	}
 	for _, p := range d.s.searchPath() {
 		if _, ok := d.cat.schemas[p]; ok && !isTempSchema(p) {
-			// only CREATE TEMP (or pg_temp.name) creates in the temporary schema
-			if err := d.requireSchemaCreate(p); err != nil {
-				return "", err
-			}
-			return p, nil
+			return p, nil // only CREATE TEMP (or pg_temp.name) creates in the temporary schema
 		}
 	}
 	return "", pgerror.New(pgerror.InvalidSchemaName, "no schema has been selected to create in")
