@@ -14,7 +14,8 @@ import (
 // Roles. fickle accepts every user a client connects as and runs it as
 // the bootstrap superuser (OID 10), which owns every object, unless the
 // user names a role CREATE ROLE made: then the session runs as that role
-// and the bootstrap superuser is named postgres, as initdb names it.
+// (which needs LOGIN, and CONNECT on the database: database_owner.go) and
+// the bootstrap superuser is named postgres, as initdb names it.
 // CREATE, ALTER and DROP ROLE, GRANT and REVOKE of roles, SET ROLE and SET
 // SESSION AUTHORIZATION are recorded and shown by the catalog (pg_roles,
 // pg_auth_members, current_user, has_*_privilege); the role statements

@@ -470,18 +470,61 @@ func roleNameIn(s *Session, rc *roleCatalog, oid uint32) string {
 }
 
 // roleDependents describes the objects that keep role from being
-// dropped, as PostgreSQL's DROP ROLE error details list them, in the order
-// they were made: the databases and the current database's objects it owns
+// dropped, as PostgreSQL's DROP ROLE error details list them: in the order
+// they were made, the databases and the current database's objects it owns
 // ("owner of table t"), those whose privileges name it ("privileges for
-// table t"), and the default privileges it set or is named in. roleName names roles (DROP ROLE holds
-// the role catalog's lock).
+// table t"), and the default privileges it set or is named in; then how
+// many such objects each other database holds ("2 objects in database
+// d"). roleName names roles (DROP ROLE holds the role catalog's lock).
 func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint32) string) []string {
-	type dependent struct {
-		oid  uint32
-		what string
+	deps := s.catalogDependents(c, role, roleName)
+	for _, lo := range s.largeObjectDependents(role.oid) {
+		deps = append(deps, roleDependent{lo.oid, lo.what})
 	}
-	var deps []dependent
-	add := func(oid uint32, what string) { deps = append(deps, dependent{oid, what}) }
+	for _, e := range s.engine.cluster.databases() {
+		acl, _ := e.databaseACL()
+		switch {
+		case e.owner() == role.oid:
+			deps = append(deps, roleDependent{e.oid, "owner of database " + e.Name()})
+		case slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }):
+			deps = append(deps, roleDependent{e.oid, "privileges for database " + e.Name()})
+		}
+	}
+	slices.SortStableFunc(deps, func(a, b roleDependent) int {
+		return cmp.Or(cmp.Compare(a.oid, b.oid), strings.Compare(a.what, b.what))
+	})
+	out := make([]string, len(deps))
+	for i, d := range deps {
+		out[i] = d.what
+	}
+	for _, e := range s.engine.cluster.databases() {
+		if e == s.engine {
+			continue
+		}
+		other, _ := e.published()
+		switch n := len(s.catalogDependents(other, role, roleName)); n {
+		case 0:
+		case 1:
+			out = append(out, "1 object in database "+e.Name())
+		default:
+			out = append(out, fmt.Sprintf("%d objects in database %s", n, e.Name()))
+		}
+	}
+	return out
+}
+
+// roleDependent is an object that keeps a role from being dropped, by OID
+// (the order it was made in) with its description.
+type roleDependent struct {
+	oid  uint32
+	what string
+}
+
+// catalogDependents lists the objects of catalog c that keep role from
+// being dropped (roleDependents), not in order.
+func (s *Session) catalogDependents(c *catalog, role *roleDesc, roleName func(uint32) string) []roleDependent {
+	var deps []roleDependent
+	add := func(oid uint32, what string) { deps = append(deps, roleDependent{oid, what}) }
 	for _, o := range ownedObjects(c, role) {
 		add(o.oid, "owner of "+o.description(s))
 	}
@@ -497,15 +540,6 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 			add(k.oid, aclObjectDescription(s, c, k))
 		}
 	}
-	for _, e := range s.engine.cluster.databases() {
-		acl, _ := e.databaseACL()
-		switch {
-		case e.owner() == role.oid:
-			add(e.oid, "owner of database "+e.Name())
-		case slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }):
-			add(e.oid, "privileges for database "+e.Name())
-		}
-	}
 	for _, t := range c.tables {
 		for _, p := range t.policies {
 			if slices.Contains(p.roles, role.oid) {
@@ -513,22 +547,12 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 			}
 		}
 	}
-	for _, lo := range s.largeObjectDependents(role.oid) {
-		add(lo.oid, lo.what)
-	}
 	for _, key := range sortedDefaultACLKeys(c) {
 		if what := defaultACLDependency(c, key, role.oid, roleName); what != "" {
 			add(c.defaultACLs[key].oid, what)
 		}
 	}
-	slices.SortStableFunc(deps, func(a, b dependent) int {
-		return cmp.Or(cmp.Compare(a.oid, b.oid), strings.Compare(a.what, b.what))
-	})
-	out := make([]string, len(deps))
-	for i, d := range deps {
-		out[i] = d.what
-	}
-	return out
+	return deps
 }
 
 // visibleName is an object's name as PostgreSQL's object descriptions
