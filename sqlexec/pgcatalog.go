@@ -197,8 +197,7 @@ func init() {
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, e := range s.engine.cluster.databases() {
-				template := e.oid == oidTemplate0 || e.oid == oidTemplate1
-				out = append(out, []any{int64(e.oid), e.Name(), int64(e.owner()), int64(6), "c", template, e.allowConn, int64(-1),
+				out = append(out, []any{int64(e.oid), e.Name(), int64(e.owner()), int64(6), "c", isTemplateDatabase(e), e.allowConn, int64(-1),
 					noTransactionID, noTransactionID, int64(1663), "C", "C", nil, nil, aclText(s, c, aclDatabase, e.oid)})
 			}
 			return out

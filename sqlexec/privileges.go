@@ -303,8 +303,11 @@ func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 // grantee), NULL when it has none of its own.
 func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
 	acl, ok := explicitACL(c, kind, oid)
-	if e := s.databaseByOID(oid); kind == aclDatabase && e != nil {
-		acl, ok = e.databaseACL()
+	if kind == aclDatabase {
+		acl, ok = nil, false
+		if e := s.databaseByOID(oid); e != nil {
+			acl, ok = e.databaseACL()
+		}
 	}
 	if !ok {
 		return nil
