@@ -23,7 +23,8 @@ import (
 // the admin option: roles_ddl.go), and statements the privileges of
 // privileges_check.go. Like PostgreSQL's shared
 // catalogs, the roles belong to the server, not to a database; unlike
-// PostgreSQL's, their changes are not transactional.
+// PostgreSQL's, their changes show to other sessions before they commit
+// (a rollback undoes them: roles_ddl.go).
 
 // oidBootstrapSuperuser is the OID of the role initdb creates, which owns
 // every object fickle has.

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,9 @@ import (
 
 // rolePlan compiles CREATE, ALTER and DROP ROLE (USER, GROUP), ALTER ROLE
 // ... RENAME and GRANT or REVOKE of role memberships, which change the
-// server's roles at once (not transactionally).
+// server's roles at once: other sessions see the change before it commits,
+// but a statement that fails, or a transaction (or savepoint) that rolls
+// back, puts the roles back as they were before it.
 func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 	var tag string
 	// run edits the roles with rc locked: the role the session runs as is
@@ -72,13 +75,62 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 			n.Severity = severity
 			notices = append(notices, n)
 		}
+		before := rc.snapshot()
 		err := run(x, rc, note, actor)
-		rc.version.Add(1) // (a failed statement may have changed some roles before it failed)
+		rc.version.Add(1)
 		if err != nil {
+			rc.restore(before) // what it changed before it failed
 			return nil, err
 		}
+		x.s.undoAtRollback(func() {
+			rc.mu.Lock()
+			defer rc.mu.Unlock()
+			rc.restore(before)
+			rc.version.Add(1)
+		})
 		return &Result{Tag: tag, Notices: notices}, nil
 	}}, nil
+}
+
+// roleSnapshot is the roles, memberships and comments of a roleCatalog at
+// one time.
+type roleSnapshot struct {
+	roles    map[string]*roleDesc
+	members  []roleMember
+	comments map[uint32]string
+}
+
+// snapshot copies the roles, which role statements change in place; rc is
+// locked.
+func (rc *roleCatalog) snapshot() roleSnapshot {
+	out := roleSnapshot{roles: make(map[string]*roleDesc, len(rc.roles)), members: slices.Clone(rc.members), comments: maps.Clone(rc.comments)}
+	for name, r := range rc.roles {
+		c := *r
+		out.roles[name] = &c
+	}
+	return out
+}
+
+// restore puts the roles back as snap has them; OIDs handed out since are
+// not given again. rc is locked.
+func (rc *roleCatalog) restore(snap roleSnapshot) {
+	rc.roles, rc.members, rc.comments = snap.roles, snap.members, snap.comments
+	if rc.roles == nil {
+		rc.roles = map[string]*roleDesc{}
+	}
+}
+
+// undoAtRollback makes f run when the session's transaction, or the
+// savepoint it is in, rolls back; outside a transaction it does nothing.
+func (s *Session) undoAtRollback(f func()) {
+	if s.txn == nil {
+		return
+	}
+	if s.txn.cat == nil {
+		cur, v := s.engine.published()
+		s.txn.cat = &txnCatalog{base: cur, baseVersion: v, cat: cur, version: v}
+	}
+	s.txn.cat.undo = append(s.txn.cat.undo, f)
 }
 
 // findRole finds a role by name while rc is locked.
