@@ -71,7 +71,11 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 		}
 		var notices []*pgerror.Error
 		note := func(severity, format string, args ...any) {
-			n := pgerror.Newf(pgerror.SuccessfulCompletion, format, args...)
+			code := pgerror.SuccessfulCompletion
+			if severity == "WARNING" {
+				code = pgerror.Warning
+			}
+			n := pgerror.Newf(code, format, args...)
 			n.Severity = severity
 			notices = append(notices, n)
 		}
@@ -327,21 +331,64 @@ func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, note no
 	name := s.roleSpecName(as.Role.Roletype.String(), as.Role.Rolename)
 	r := rc.roles[name]
 	if r == nil {
-		if s.findRole(rc, name) != nil {
-			return pgerror.Unsupported("ALTER ROLE of the bootstrap superuser or a predefined role")
+		if other := s.findRole(rc, name); other != nil && strings.HasPrefix(other.name, "pg_") {
+			return pgerror.Newf(pgerror.ReservedName, "role name \"%s\" is reserved", name).WithDetail("Cannot alter reserved roles.")
+		} else if other != nil {
+			return pgerror.Unsupported("ALTER ROLE of the bootstrap superuser")
 		}
 		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 	}
 	if err := alterRoleAllowed(r, as, actor); err != nil {
 		return err
 	}
+	opts := as.Options
+	var groupMembers *pg_query.DefElem
+	if i := slices.IndexFunc(opts, func(o *pg_query.Node) bool { return o.GetDefElem().GetDefname() == "rolemembers" }); i >= 0 {
+		groupMembers, opts = opts[i].GetDefElem(), slices.Delete(slices.Clone(opts), i, i+1)
+	}
 	changed := *r
-	members, err := s.roleOptions(rc, &changed, as.Options, false, note, actor)
+	members, err := s.roleOptions(rc, &changed, opts, false, note, actor)
 	if err != nil {
 		return err
 	}
 	rc.roles[name] = &changed
 	rc.members = append(rc.members, members...)
+	if groupMembers != nil {
+		return s.alterGroupMembers(rc, &changed, groupMembers.Arg.GetList().GetItems(), as.Action > 0, note, actor)
+	}
+	return nil
+}
+
+// alterGroupMembers runs ALTER GROUP group ADD | DROP USER role, ..., as
+// PostgreSQL 15's AddRoleMems and DelRoleMems: every role named must exist;
+// a role already a member is noted, as is one that is not when dropped.
+func (s *Session) alterGroupMembers(rc *roleCatalog, group *roleDesc, specs []*pg_query.Node, add bool, note notify, actor roleActor) error {
+	var roles []*roleDesc
+	for _, n := range specs {
+		spec := n.GetRoleSpec()
+		name := s.roleSpecName(spec.Roletype.String(), spec.Rolename)
+		r := s.findRole(rc, name)
+		if r == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		roles = append(roles, r)
+	}
+	for _, r := range roles {
+		idx := slices.IndexFunc(rc.members, func(m roleMember) bool { return m.role == group.oid && m.member == r.oid })
+		switch {
+		case add && idx >= 0:
+			note("NOTICE", "role \"%s\" is already a member of role \"%s\"", r.name, group.name)
+		case add:
+			if err := memberAllowed(rc, group, r); err != nil {
+				return err
+			}
+			rc.members = append(rc.members, roleMember{role: group.oid, member: r.oid, grantor: actor.oid})
+		case idx < 0:
+			note("WARNING", "role \"%s\" is not a member of role \"%s\"", r.name, group.name)
+		default:
+			rc.members = slices.Delete(rc.members, idx, idx+1)
+		}
+	}
 	return nil
 }
 
@@ -652,8 +699,10 @@ func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note n
 				}
 			}
 			switch {
+			case gs.IsGrant && idx >= 0 && (!admin || rc.members[idx].admin):
+				note("NOTICE", "role \"%s\" is already a member of role \"%s\"", grantee.name, granted.name)
 			case gs.IsGrant && idx >= 0:
-				rc.members[idx].admin = rc.members[idx].admin || admin
+				rc.members[idx].admin = true
 			case gs.IsGrant:
 				rc.members = append(rc.members, roleMember{role: granted.oid, member: grantee.oid, grantor: actor.oid, admin: admin})
 			case idx >= 0 && admin:
@@ -661,8 +710,7 @@ func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note n
 			case idx >= 0:
 				rc.members = append(rc.members[:idx], rc.members[idx+1:]...)
 			default:
-				note("WARNING", "role \"%s\" has not been granted membership in role \"%s\" by role \"%s\"",
-					grantee.name, granted.name, s.user())
+				note("WARNING", "role \"%s\" is not a member of role \"%s\"", grantee.name, granted.name)
 			}
 		}
 	}
