@@ -665,10 +665,12 @@ func (s *Session) visibleName(schema, name string) string {
 
 // grantRoles runs GRANT role TO role [WITH ADMIN OPTION] and its REVOKE.
 func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note notify, actor roleActor) error {
+	// admin is WITH ADMIN OPTION granting, ADMIN OPTION FOR revoking (which
+	// the parser gives as the option set to false).
 	admin := false
 	for _, o := range gs.Opt {
 		if de := o.GetDefElem(); de.Defname == "admin" {
-			admin = de.Arg == nil || de.Arg.GetBoolean().GetBoolval()
+			admin = !gs.IsGrant || de.Arg == nil || de.Arg.GetBoolean().GetBoolval()
 		} else {
 			return pgerror.Unsupported("GRANT ROLE option " + de.Defname)
 		}
