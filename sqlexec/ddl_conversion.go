@@ -126,6 +126,9 @@ func (d *ddl) createConversion(cs *pg_query.CreateConversionStmt) error {
 	if err != nil {
 		return err
 	}
+	if err := d.requireSchemaCreate(schema); err != nil {
+		return err
+	}
 	from, ok := encodingNumber(cs.ForEncodingName)
 	if !ok {
 		return pgerror.Unsupported("encoding name " + cs.ForEncodingName)
