@@ -528,10 +528,28 @@ func (s *Session) searchPathUser() string {
 	return s.info.User
 }
 
-// creationSchema returns the schema a new object goes to: the one named
-// (pg_temp, the session's temporary schema, made when missing), else the
-// first existing schema of the search path but the temporary one.
+// creationSchema returns the schema a new object goes to
+// (defaultCreationSchema), which the current role needs CREATE on, as
+// PostgreSQL checks before anything else about the new object (whether it
+// exists already included); its temporary schema needs TEMPORARY on the
+// database, which tempCreationSchema checked.
 func (d *ddl) creationSchema(explicit string) (string, error) {
+	schema, err := d.defaultCreationSchema(explicit)
+	if err != nil {
+		return "", err
+	}
+	if !isTempSchema(schema) {
+		if err := d.requireSchemaCreate(schema); err != nil {
+			return "", err
+		}
+	}
+	return schema, nil
+}
+
+// defaultCreationSchema returns the schema a new object goes to: the one
+// named (pg_temp, the session's temporary schema, made when missing), else
+// the first existing schema of the search path but the temporary one.
+func (d *ddl) defaultCreationSchema(explicit string) (string, error) {
 	if explicit = d.s.schemaAlias(explicit); isTempSchema(explicit) && explicit == d.s.tempSchema() {
 		return d.tempCreationSchema(explicit)
 	}

@@ -69,7 +69,11 @@ func newCluster(cfg Config) (*Engine, error) {
 		name string
 		oid  uint32
 	}{{"template1", oidTemplate1}, {"template0", oidTemplate0}, {"postgres", oidPostgres}} {
-		c.addDatabase(db.name, db.oid, db.name != "template0")
+		e := c.addDatabase(db.name, db.oid, db.name != "template0")
+		if db.oid != oidPostgres {
+			acl := initdbDatabaseACL()
+			e.acl.Store(&acl)
+		}
 	}
 	main := c.mu.dbs[cfg.Database]
 	if main == nil {
@@ -83,6 +87,7 @@ func newCluster(cfg Config) (*Engine, error) {
 // alone.
 func (c *cluster) addDatabase(name string, oid uint32, allowConn bool) *Engine {
 	e := &Engine{cluster: c, store: c.store, cfg: c.cfg, oid: oid, allowConn: allowConn}
+	e.dba.Store(oidBootstrapSuperuser)
 	e.name.Store(&name)
 	e.cat.publish(newCatalog(&c.oids), c.versions.Add(1))
 	c.mu.dbs[name] = e
@@ -158,7 +163,8 @@ func (c *cluster) storeNameLocked(base string) string {
 
 // connect opens a session of the database info names (the main database
 // when it names none), as a connection's startup message does: 3D000 when
-// there is no such database, 55000 when it does not accept connections.
+// there is no such database, 55000 when it does not accept connections,
+// 28000 or 42501 when the role may not log in or connect to it.
 func (c *cluster) connect(info SessionInfo) (*Session, error) {
 	name := info.Database
 	if name == "" {
@@ -178,6 +184,10 @@ func (c *cluster) connect(info SessionInfo) (*Session, error) {
 	if e.dropped.Load() {
 		s.close()
 		return nil, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
+	}
+	if err := s.mayConnect(); err != nil {
+		s.close()
+		return nil, err
 	}
 	return s, nil
 }

@@ -1239,6 +1239,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterRoutineOwner(ao)
 	case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
 		return d.alterEventTriggerOwner(ao)
+	case pg_query.ObjectType_OBJECT_DATABASE:
+		return d.alterDatabaseOwner(ao)
 	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
 		return d.alterTypeOwner(ao)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
@@ -1273,8 +1275,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		if !d.s.belongsTo(role, r.oid) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
 		}
-		if !d.s.hasPrivilege(role, aclDatabase, d.s.engine.oid, []byte{'C'}) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for database %s", d.s.database())
+		if err := d.requireDatabaseCreate(); err != nil {
+			return err
 		}
 	}
 	d.giveSchema(sc, r.oid)

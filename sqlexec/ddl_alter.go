@@ -856,6 +856,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	}
 	nt := t.clone()
 	if renamesRelation {
+		if err := d.requireSchemaCreate(t.schema); err != nil {
+			return err
+		}
 		if d.relationExists(t.schema, rs.Newname) {
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 		}
@@ -872,6 +875,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 // that read it read it under its new name.
 func (d *ddl) renameView(v *viewDesc, name string) error {
 	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, v.oid), "view", v.name); err != nil {
+		return err
+	}
+	if err := d.requireSchemaCreate(v.schema); err != nil {
 		return err
 	}
 	if d.relationExists(v.schema, name) {

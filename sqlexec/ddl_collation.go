@@ -107,9 +107,6 @@ func (d *ddl) createCollation(ds *pg_query.DefineStmt) error {
 	if err != nil {
 		return err
 	}
-	if err := d.requireSchemaCreate(schema); err != nil {
-		return err
-	}
 	opts := map[string]*pg_query.DefElem{}
 	for _, n := range ds.Definition {
 		de := n.GetDefElem()

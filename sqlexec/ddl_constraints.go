@@ -63,6 +63,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, include: include, unique: true, constraint: true,
 			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, nullsNotDistinct: c.NullsNotDistinct, options: options}
+		if err := d.requireSchemaCreate(t.schema); err != nil {
+			return err
+		}
 		if err := d.registerIndex(t, ix); err != nil || t.part == nil {
 			return err
 		}
@@ -101,6 +104,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			return err
 		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, include: include, unique: true, constraint: true, options: options}
+		if err := d.requireSchemaCreate(t.schema); err != nil {
+			return err
+		}
 		if err := d.registerIndex(t, ix); err != nil {
 			return err
 		}

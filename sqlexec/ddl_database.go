@@ -21,12 +21,12 @@ func (b *binder) databasePlan(n *pg_query.Node) (*stmtPlan, error) {
 	switch v := n.Node.(type) {
 	case *pg_query.Node_CreatedbStmt:
 		tag = "CREATE DATABASE"
-		template, err := createDatabaseOptions(v.CreatedbStmt.Options)
+		template, owner, err := createDatabaseOptions(v.CreatedbStmt.Options)
 		if err != nil {
 			return nil, err
 		}
 		name := v.CreatedbStmt.Dbname
-		run = func(x *execCtx) (*pgerror.Error, error) { return nil, x.s.createDatabase(name, template) }
+		run = func(x *execCtx) (*pgerror.Error, error) { return nil, x.s.createDatabase(name, template, owner) }
 	case *pg_query.Node_DropdbStmt:
 		tag = "DROP DATABASE"
 		ds := v.DropdbStmt
@@ -63,9 +63,10 @@ func (b *binder) databasePlan(n *pg_query.Node) (*stmtPlan, error) {
 }
 
 // createDatabaseOptions checks CREATE DATABASE's options and returns the
-// template. fickle's databases are UTF8 with the C collation, so other
-// encodings and locales are refused rather than ignored.
-func createDatabaseOptions(opts []*pg_query.Node) (template string, err error) {
+// template and the owner ("" for either when not named, or named DEFAULT).
+// fickle's databases are UTF8 with the C collation, so other encodings and
+// locales are refused rather than ignored.
+func createDatabaseOptions(opts []*pg_query.Node) (template, owner string, err error) {
 	for _, o := range opts {
 		de := o.GetDefElem()
 		if de == nil {
@@ -75,26 +76,28 @@ func createDatabaseOptions(opts []*pg_query.Node) (template string, err error) {
 		switch de.Defname {
 		case "template":
 			template = val
-		case "owner", "tablespace", "connection_limit", "strategy", "oid":
-			// No roles, tablespaces or connection limits to honour; the
-			// strategy only changes how PostgreSQL copies files.
+		case "owner":
+			owner = val
+		case "tablespace", "connection_limit", "strategy", "oid":
+			// No tablespaces or connection limits to honour; the strategy
+			// only changes how PostgreSQL copies files.
 		case "encoding":
 			if e := strings.ToUpper(strings.ReplaceAll(val, "-", "")); e != "UTF8" && e != "UNICODE" && e != "6" {
-				return "", pgerror.Unsupported("CREATE DATABASE ... ENCODING " + val + " (fickle's databases are UTF8)")
+				return "", "", pgerror.Unsupported("CREATE DATABASE ... ENCODING " + val + " (fickle's databases are UTF8)")
 			}
 		case "locale", "lc_collate", "lc_ctype":
 			if val != "C" && val != "POSIX" && !strings.EqualFold(val, "C.UTF-8") && !strings.EqualFold(val, "C.UTF8") {
-				return "", pgerror.Unsupported("CREATE DATABASE ... " + strings.ToUpper(de.Defname) + " " + val + " (fickle's databases use the C collation)")
+				return "", "", pgerror.Unsupported("CREATE DATABASE ... " + strings.ToUpper(de.Defname) + " " + val + " (fickle's databases use the C collation)")
 			}
 		case "locale_provider":
 			if !strings.EqualFold(val, "libc") {
-				return "", pgerror.Unsupported("CREATE DATABASE ... LOCALE_PROVIDER " + val)
+				return "", "", pgerror.Unsupported("CREATE DATABASE ... LOCALE_PROVIDER " + val)
 			}
 		default:
-			return "", pgerror.Unsupported("CREATE DATABASE ... " + strings.ToUpper(de.Defname))
+			return "", "", pgerror.Unsupported("CREATE DATABASE ... " + strings.ToUpper(de.Defname))
 		}
 	}
-	return template, nil
+	return template, owner, nil
 }
 
 // defElemText returns an option's value as text (a name, a string or a
@@ -112,29 +115,51 @@ func defElemText(de *pg_query.DefElem) string {
 }
 
 // createDatabase runs CREATE DATABASE name: a copy of the template
-// (template1 unless named), objects and rows (ddl_database_copy.go).
-func (s *Session) createDatabase(name, template string) error {
-	if !s.roleActor().createDB {
+// (template1 unless named), objects and rows (ddl_database_copy.go),
+// owned by the role named (the current one unless named), with
+// PostgreSQL's checks in its order: CREATEDB, membership in the owner, the
+// template, the right to copy a database that is not a template (its
+// owner's), the name. Its grants are the default ones: the template's are
+// not copied.
+func (s *Session) createDatabase(name, template, ownerName string) error {
+	actor := s.roleActor()
+	owner := actor.oid
+	if ownerName != "" {
+		r := s.roleNamed(ownerName)
+		if r == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", ownerName)
+		}
+		owner = r.oid
+	}
+	if !actor.createDB {
 		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to create database")
 	}
+	if !actor.super && !s.belongsTo(actor.oid, owner) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", roleNameOf(s, owner))
+	}
+	owns := s.databaseOwnerCheck(actor.oid)
 	c := s.engine.cluster
 	if template == "" {
 		template = "template1"
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.mu.dbs[name] != nil {
-		return pgerror.Newf(pgerror.DuplicateDatabase, "database \"%s\" already exists", name)
-	}
 	tmpl := c.mu.dbs[template]
 	if tmpl == nil {
 		return pgerror.Newf(pgerror.InvalidCatalogName, "template database \"%s\" does not exist", template)
+	}
+	if !isTemplateDatabase(tmpl) && !owns(tmpl) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to copy database \"%s\"", template)
+	}
+	if c.mu.dbs[name] != nil {
+		return pgerror.Newf(pgerror.DuplicateDatabase, "database \"%s\" already exists", name)
 	}
 	if n := len(tmpl.otherSessions(s)); n > 0 || tmpl == s.engine {
 		return pgerror.Newf(pgerror.ObjectInUse, "source database \"%s\" is being accessed by other users", template).
 			WithDetail("%s", otherSessionsDetail(n+boolInt(tmpl == s.engine)))
 	}
 	e := c.addDatabase(name, c.newOID(), true)
+	e.dba.Store(owner)
 	if cat, _ := tmpl.published(); !cat.isEmpty() {
 		if err := copyDatabase(e, tmpl); err != nil {
 			delete(c.mu.dbs, name)
@@ -142,6 +167,19 @@ func (s *Session) createDatabase(name, template string) error {
 		}
 	}
 	return nil
+}
+
+// isTemplateDatabase is pg_database.datistemplate: template0 and template1.
+func isTemplateDatabase(e *Engine) bool { return e.oid == oidTemplate0 || e.oid == oidTemplate1 }
+
+// roleNameOf names role oid, its OID when no role has it.
+func roleNameOf(s *Session, oid uint32) string {
+	for _, r := range s.roles() {
+		if r.oid == oid {
+			return r.name
+		}
+	}
+	return fmt.Sprint(oid)
 }
 
 func boolInt(b bool) int {
@@ -164,6 +202,7 @@ func otherSessionsDetail(n int) string {
 // with it their connections end with FATAL 57P01, as PostgreSQL's
 // pg_terminate_backend ends them.
 func (s *Session) dropDatabase(name string, missingOK, force bool) (*pgerror.Error, error) {
+	owns := s.databaseOwnerCheck(s.currentRole())
 	c := s.engine.cluster
 	c.mu.Lock()
 	e := c.mu.dbs[name]
@@ -177,12 +216,15 @@ func (s *Session) dropDatabase(name string, missingOK, force bool) (*pgerror.Err
 		return nil, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
 	}
 	switch {
+	case !owns(e):
+		c.mu.Unlock()
+		return nil, pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of database %s", name)
+	case isTemplateDatabase(e):
+		c.mu.Unlock()
+		return nil, pgerror.New(pgerror.WrongObjectType, "cannot drop a template database")
 	case e == s.engine:
 		c.mu.Unlock()
 		return nil, pgerror.New(pgerror.ObjectInUse, "cannot drop the currently open database")
-	case e.oid == oidTemplate0 || e.oid == oidTemplate1:
-		c.mu.Unlock()
-		return nil, pgerror.New(pgerror.WrongObjectType, "cannot drop a template database")
 	}
 	others := e.otherSessions(nil)
 	if len(others) > 0 && !force {
@@ -205,8 +247,11 @@ func (s *Session) dropDatabase(name string, missingOK, force bool) (*pgerror.Err
 	return nil, nil
 }
 
-// renameDatabase runs ALTER DATABASE name RENAME TO newName.
+// renameDatabase runs ALTER DATABASE name RENAME TO newName, which its
+// owner may run if it may create databases.
 func (s *Session) renameDatabase(name, newName string) error {
+	actor := s.roleActor()
+	owns := s.databaseOwnerCheck(actor.oid)
 	c := s.engine.cluster
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -214,11 +259,17 @@ func (s *Session) renameDatabase(name, newName string) error {
 	if e == nil {
 		return pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
 	}
-	if e == s.engine {
-		return pgerror.New(pgerror.FeatureNotSupported, "current database cannot be renamed")
+	if !owns(e) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of database %s", name)
+	}
+	if !actor.createDB {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to rename database")
 	}
 	if c.mu.dbs[newName] != nil {
 		return pgerror.Newf(pgerror.DuplicateDatabase, "database \"%s\" already exists", newName)
+	}
+	if e == s.engine {
+		return pgerror.New(pgerror.FeatureNotSupported, "current database cannot be renamed")
 	}
 	if n := len(e.otherSessions(nil)); n > 0 {
 		return pgerror.Newf(pgerror.ObjectInUse, "database \"%s\" is being accessed by other users", name).

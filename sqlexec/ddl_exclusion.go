@@ -140,6 +140,9 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 	if slices.ContainsFunc(keys.opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
 		ix.keyOpts = keys.opts
 	}
+	if err := d.requireSchemaCreate(t.schema); err != nil {
+		return err
+	}
 	return d.registerIndex(t, ix)
 }
 

@@ -527,6 +527,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
 		return err
 	}
+	if err := d.requireSchemaCreate(t.schema); err != nil {
+		return err
+	}
 	// SHARE ROW EXCLUSIVE rather than PostgreSQL's SHARE: two transactions
 	// adding indexes to one table would otherwise both change its
 	// descriptor, which the commit cannot merge.
@@ -696,11 +699,12 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 	if name == "" {
 		name = ownerName
 	}
-	// PostgreSQL's check, before the name's, that the role running the
-	// statement belongs to the schema's owner. Its other one, CREATE on
-	// the database, waits for fickle to record databases' owners (every
-	// database is the bootstrap superuser's, so the check would refuse a
-	// role PostgreSQL lets in as its database's owner).
+	// PostgreSQL's checks, before the name's: the role running the
+	// statement holds CREATE on the database and belongs to the schema's
+	// owner.
+	if err := d.requireDatabaseCreate(); err != nil {
+		return err
+	}
 	if !d.s.isSuperuser(current) && !d.s.belongsTo(current, owner) {
 		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", ownerName)
 	}

@@ -835,9 +835,6 @@ func (d *ddl) createOpfamily(st *pg_query.CreateOpFamilyStmt) error {
 	if err != nil {
 		return err
 	}
-	if err := d.requireSchemaCreate(schema); err != nil {
-		return err
-	}
 	if _, err := indexAM(st.Amname); err != nil {
 		return err
 	}
@@ -857,9 +854,6 @@ func (d *ddl) createOpclass(st *pg_query.CreateOpClassStmt) error {
 	name := names[len(names)-1]
 	schema, err := d.nameCreationSchema(names)
 	if err != nil {
-		return err
-	}
-	if err := d.requireSchemaCreate(schema); err != nil {
 		return err
 	}
 	spec, err := indexAM(st.Amname)

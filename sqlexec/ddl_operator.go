@@ -296,9 +296,6 @@ func (d *ddl) createOperator(ds *pg_query.DefineStmt) error {
 	if err != nil {
 		return err
 	}
-	if err := d.requireSchemaCreate(schema); err != nil {
-		return err
-	}
 	var leftName, rightName *pg_query.TypeName
 	var funcName, comName, negName, restName, joinName []string
 	var hashes, merges bool
@@ -513,9 +510,6 @@ func (d *ddl) otherOperator(names []string, left, right types.Type, schema, name
 			return 0, false, pgerror.New(pgerror.InvalidFunctionDefinition, "operator cannot be its own negator or sort operator")
 		}
 		return 0, true, nil
-	}
-	if err := d.requireSchemaCreate(otherSchema); err != nil {
-		return 0, false, err
 	}
 	if !validOperatorName(otherName) {
 		return 0, false, pgerror.Newf(pgerror.InvalidName, "\"%s\" is not a valid operator name", otherName)

@@ -159,11 +159,6 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 		}
 		mrName = multiNames[len(multiNames)-1]
 	}
-	for _, sc := range []string{schema, multiSchema} {
-		if err := d.requireSchemaCreate(sc); err != nil {
-			return err
-		}
-	}
 	if d.relationExists(multiSchema, mrName) || multiSchema == schema && mrName == name {
 		e := pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", mrName)
 		if multiNames == nil {

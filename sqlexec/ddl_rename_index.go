@@ -53,6 +53,9 @@ func (d *ddl) renameIndex(rs *pg_query.RenameStmt) (ok bool, err error) {
 	if role := d.s.currentRole(); !d.s.isSuperuser(role) && !d.s.memberOf(role)[relationOwner(d.cat, aclTable, t.oid)] {
 		return true, pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of index %s", rs.Relation.Relname)
 	}
+	if err := d.requireSchemaCreate(t.schema); err != nil {
+		return true, err
+	}
 	if d.relationExists(t.schema, rs.Newname) {
 		return true, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 	}

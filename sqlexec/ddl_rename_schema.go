@@ -38,8 +38,8 @@ func (d *ddl) renameSchema(rs *pg_query.RenameStmt) error {
 	if err := d.s.requireOwner(schemaOwner(sc), "schema", old); err != nil {
 		return err
 	}
-	if role := d.s.currentRole(); !d.s.hasPrivilege(role, aclDatabase, d.s.engine.oid, []byte{'C'}) {
-		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for database %s", d.s.database())
+	if err := d.requireDatabaseCreate(); err != nil {
+		return err
 	}
 	rw := schemaRewriter{d: d, old: old, renamed: renamed}
 	ns := newSchema(renamed, sc.oid)

@@ -23,6 +23,9 @@ func (d *ddl) renameSequence(rs *pg_query.RenameStmt) (ok bool, err error) {
 	if err := d.s.requireOwner(relationOwner(d.cat, aclSequence, q.oid), "sequence", q.name); err != nil {
 		return true, err
 	}
+	if err := d.requireSchemaCreate(q.schema); err != nil {
+		return true, err
+	}
 	if d.relationExists(q.schema, rs.Newname) {
 		return true, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 	}

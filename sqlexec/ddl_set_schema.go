@@ -59,11 +59,15 @@ func (d *ddl) setRelationSchema(as *pg_query.AlterObjectSchemaStmt) (ok bool, er
 
 // targetSchema checks that a relation in schema from, named names (its
 // own name first, then those moving with it), may move to schema to: to
-// exists and has none of the names, and neither is a temporary or system
+// exists, the current role may create objects there, it has none of the
+// names, and neither is a temporary or system
 // schema. same reports a move to the schema it is in, which does nothing.
 func (d *ddl) targetSchema(from, to string, names []string) (same bool, err error) {
 	if d.cat.schemas[to] == nil {
 		return false, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", to)
+	}
+	if err := d.requireSchemaCreate(to); err != nil {
+		return false, err
 	}
 	if to == from {
 		return true, nil

@@ -128,9 +128,6 @@ func (d *ddl) createStatistics(cs *pg_query.CreateStatsStmt, full string) error 
 		if schema, err = d.nameCreationSchema(names); err != nil {
 			return err
 		}
-		if err := d.requireSchemaCreate(schema); err != nil {
-			return err
-		}
 		name = names[len(names)-1]
 	} else {
 		schema = t.schema

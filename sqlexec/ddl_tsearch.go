@@ -176,9 +176,6 @@ func (d *ddl) createTSConfig(ds *pg_query.DefineStmt) error {
 	if err != nil {
 		return err
 	}
-	if err := d.requireSchemaCreate(schema); err != nil {
-		return err
-	}
 	var parser, source uint32
 	for _, n := range ds.Definition {
 		de := n.GetDefElem()
@@ -228,9 +225,6 @@ func (d *ddl) createTSDict(ds *pg_query.DefineStmt) error {
 	names := strs(ds.Defnames)
 	schema, err := d.nameCreationSchema(names)
 	if err != nil {
-		return err
-	}
-	if err := d.requireSchemaCreate(schema); err != nil {
 		return err
 	}
 	var template uint32

@@ -29,6 +29,9 @@ type Engine struct {
 	main      bool
 	allowConn bool
 	dropped   atomic.Bool
+	// dba and acl are pg_database.datdba and datacl (database_owner.go).
+	dba atomic.Uint32
+	acl atomic.Pointer[[]aclItem]
 
 	sessions struct {
 		sync.Mutex

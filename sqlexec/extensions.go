@@ -154,7 +154,9 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	if version != avail.version {
 		return pgerror.Newf(pgerror.InvalidParameterValue, "extension \"%s\" has no installation script nor update path for version \"%s\"", ce.Extname, version)
 	}
-	schema, err := d.creationSchema(schema)
+	// No CREATE on the schema is needed: PostgreSQL runs a trusted
+	// extension's script as the bootstrap superuser.
+	schema, err := d.defaultCreationSchema(schema)
 	if err != nil {
 		return err
 	}

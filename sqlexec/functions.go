@@ -969,14 +969,21 @@ func (d *ddl) requireRoutineOwner(f *funcDesc) error {
 }
 
 // requireSchemaCreate is the check that the role running the statement may
-// create objects in schema (renaming a routine, or moving one there):
-// 42501 "permission denied for schema" otherwise.
+// create objects in schema (creating one, renaming one there, or moving
+// one there): 42501 "permission denied for schema" otherwise. On the
+// session's temporary schema it is TEMPORARY on the database that allows
+// it, as in PostgreSQL.
 func (d *ddl) requireSchemaCreate(schema string) error {
 	role := d.s.currentRole()
-	if sc := d.cat.schemas[schema]; sc != nil && !d.s.hasPrivilege(role, aclSchema, sc.oid, []byte{'C'}) {
-		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema)
+	sc := d.cat.schemas[schema]
+	switch {
+	case sc == nil:
+		return nil
+	case schema == d.s.tempSchemaIfAny() && d.s.hasPrivilege(role, aclDatabase, d.s.engine.oid, []byte{'T'}),
+		d.s.hasPrivilege(role, aclSchema, sc.oid, []byte{'C'}):
+		return nil
 	}
-	return nil
+	return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema)
 }
 
 // alterRoutine runs ALTER FUNCTION, PROCEDURE or ROUTINE with the options

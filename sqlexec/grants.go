@@ -11,7 +11,7 @@ import (
 )
 
 // GRANT and REVOKE of privileges on tables, views, sequences, schemas,
-// routines, types and the database edit the objects' access control lists
+// routines, types and databases edit the objects' access control lists
 // as PostgreSQL's do, starting from the kind's default (or what ALTER
 // DEFAULT PRIVILEGES set, default_privileges.go); the lists show in relacl,
 // nspacl, proacl, typacl and datacl and answer has_*_privilege. Statements
@@ -74,7 +74,11 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 					return err
 				}
 			}
-			d.cat.acls[key] = acl
+			if obj.kind == aclDatabase {
+				d.setDatabaseACL(d.s.databaseByOID(obj.oid), acl)
+			} else {
+				d.cat.acls[key] = acl
+			}
 		}
 		if err := d.grantColumns(gs, obj, role, grantees, relACL, letters, colPrivs); err != nil {
 			return err
@@ -319,7 +323,7 @@ func aclObjectName(d *ddl, obj aclObject) string {
 			}
 		}
 	case aclDatabase:
-		return *d.s.engine.name.Load()
+		return d.s.databaseByOID(obj.oid).Name()
 	case aclFunction:
 		if p := builtinIndex().procs[obj.oid]; p != nil && obj.oid < firstUserOID {
 			return p.name
@@ -370,13 +374,11 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 			return nil, pgerror.Unsupported("GRANT ON ALL ... IN SCHEMA of this kind")
 		case aclDatabase:
 			name := n.GetString_().GetSval()
-			switch e := d.s.engine.cluster.database(name); {
-			case e == nil:
+			e := d.s.engine.cluster.database(name)
+			if e == nil {
 				return nil, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
-			case e != d.s.engine:
-				return nil, pgerror.Unsupported("GRANT and REVOKE on a database other than the current one")
 			}
-			out = append(out, aclObject{aclDatabase, d.s.engine.oid})
+			out = append(out, aclObject{aclDatabase, e.oid})
 		case aclFunction:
 			fs, err := d.grantRoutines(gs, n)
 			if err != nil {

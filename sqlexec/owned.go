@@ -312,7 +312,8 @@ func (d *ddl) ownedStatementRole(spec *pg_query.RoleSpec, current uint32, what s
 }
 
 // reassignOwned runs REASSIGN OWNED BY role, ... TO role: everything the
-// roles own in the current database goes to the new role, grants
+// roles own in the current database, and the databases they own, goes to
+// the new role, grants
 // following, as ALTER ... OWNER TO would without its checks. Default
 // privileges stay, as in PostgreSQL.
 func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
@@ -382,13 +383,18 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 		if err := d.reassignLargeObjects(old.oid, to.oid); err != nil {
 			return err
 		}
+		for _, e := range d.s.engine.cluster.databases() {
+			if e.owner() == old.oid {
+				d.giveDatabase(e, to.oid)
+			}
+		}
 	}
 	return nil
 }
 
 // dropOwned runs DROP OWNED BY role, ... [CASCADE | RESTRICT]: the
-// privileges granted to the roles on objects of the current database are
-// revoked (and what they granted on with them), the default privileges
+// privileges granted to the roles on objects of the current database and
+// on databases are revoked (and what they granted on with them), the default privileges
 // they set or are named in go, and the objects they own are dropped,
 // newest first, each as its DROP statement with the behavior given would
 // (so RESTRICT fails on an object of another role that depends on one).
@@ -404,23 +410,22 @@ func (d *ddl) dropOwned(do *pg_query.DropOwnedStmt) error {
 			if !slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == r.oid }) {
 				continue
 			}
-			owner := d.s.objectOwner(d.cat, k.kind, k.oid)
-			acl = slices.Clone(acl)
-			for _, item := range slices.Clone(acl) {
-				if item.grantee != r.oid {
-					continue
-				}
-				before := grantOptions(acl, r.oid, item.grantor)
-				acl = editACL(acl, r.oid, item.grantor, allPrivileges[k.kind], false, false)
-				if acl, err = d.revokeDependent(acl, r.oid, before, owner, true); err != nil {
-					return err
-				}
+			if acl, err = d.revokeAllFrom(acl, r.oid, k.kind, d.s.objectOwner(d.cat, k.kind, k.oid)); err != nil {
+				return err
 			}
 			if len(acl) == 0 && k.kind == aclColumn {
 				delete(d.cat.acls, k) // a column's emptied list is NULL, as in PostgreSQL
 				continue
 			}
 			d.cat.acls[k] = acl
+		}
+		for _, e := range d.s.engine.cluster.databases() {
+			if acl, ok := e.databaseACL(); ok && slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == r.oid }) {
+				if acl, err = d.revokeAllFrom(acl, r.oid, aclDatabase, e.owner()); err != nil {
+					return err
+				}
+				d.setDatabaseACL(e, acl)
+			}
 		}
 		for _, key := range sortedDefaultACLKeys(d.cat) {
 			e := d.cat.defaultACLs[key]
@@ -454,6 +459,24 @@ func (d *ddl) dropOwned(do *pg_query.DropOwnedStmt) error {
 		}
 	}
 	return nil
+}
+
+// revokeAllFrom is acl, of an object of kind that owner owns, without
+// what was granted to role, and what role granted on with it.
+func (d *ddl) revokeAllFrom(acl []aclItem, role uint32, kind aclKind, owner uint32) ([]aclItem, error) {
+	acl = slices.Clone(acl)
+	for _, item := range slices.Clone(acl) {
+		if item.grantee != role {
+			continue
+		}
+		before := grantOptions(acl, role, item.grantor)
+		acl = editACL(acl, role, item.grantor, allPrivileges[kind], false, false)
+		var err error
+		if acl, err = d.revokeDependent(acl, role, before, owner, true); err != nil {
+			return nil, err
+		}
+	}
+	return acl, nil
 }
 
 // dropOwnedObject drops o, unless an earlier drop of DROP OWNED took it

@@ -197,20 +197,8 @@ func init() {
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, e := range s.engine.cluster.databases() {
-				template := e.oid == oidTemplate0 || e.oid == oidTemplate1
-				var acl any
-				switch {
-				case e == s.engine:
-					acl = aclText(s, c, aclDatabase, e.oid)
-				case template:
-					// initdb revokes CONNECT on the templates from PUBLIC
-					// for template0 and grants it for template1; both
-					// list the owner's rights explicitly.
-					u := s.user()
-					acl = []any{"=c/" + u, u + "=CTc/" + u}
-				}
-				out = append(out, []any{int64(e.oid), e.Name(), int64(10), int64(6), "c", template, e.allowConn, int64(-1),
-					noTransactionID, noTransactionID, int64(1663), "C", "C", nil, nil, acl})
+				out = append(out, []any{int64(e.oid), e.Name(), int64(e.owner()), int64(6), "c", isTemplateDatabase(e), e.allowConn, int64(-1),
+					noTransactionID, noTransactionID, int64(1663), "C", "C", nil, nil, aclText(s, c, aclDatabase, e.oid)})
 			}
 			return out
 		}})

@@ -185,8 +185,11 @@ func formatACL(s *Session, acl []aclItem) []any {
 // objectACL is the access control list an object has: its own, or its
 // kind's default.
 func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
-	if kind == aclType {
+	switch kind {
+	case aclType:
 		oid = aclTypeOID(c, oid)
+	case aclDatabase:
+		return s.databaseObjectACL(oid)
 	}
 	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
@@ -197,8 +200,11 @@ func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 // objectOwner is the role that owns an object: a routine's owner (which
 // the routine records by name), a type's, else relationOwner's answer.
 func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
-	if kind == aclColumn {
+	switch kind {
+	case aclColumn:
 		kind = aclTable
+	case aclDatabase:
+		return s.databaseOwner(oid)
 	}
 	if kind == aclFunction {
 		if f := c.funcByOID(oid); f != nil {
@@ -297,6 +303,12 @@ func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 // grantee), NULL when it has none of its own.
 func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
 	acl, ok := explicitACL(c, kind, oid)
+	if kind == aclDatabase {
+		acl, ok = nil, false
+		if e := s.databaseByOID(oid); e != nil {
+			acl, ok = e.databaseACL()
+		}
+	}
 	if !ok {
 		return nil
 	}

@@ -14,7 +14,8 @@ import (
 // Roles. fickle accepts every user a client connects as and runs it as
 // the bootstrap superuser (OID 10), which owns every object, unless the
 // user names a role CREATE ROLE made: then the session runs as that role
-// and the bootstrap superuser is named postgres, as initdb names it.
+// (which needs LOGIN, and CONNECT on the database: database_owner.go) and
+// the bootstrap superuser is named postgres, as initdb names it.
 // CREATE, ALTER and DROP ROLE, GRANT and REVOKE of roles, SET ROLE and SET
 // SESSION AUTHORIZATION are recorded and shown by the catalog (pg_roles,
 // pg_auth_members, current_user, has_*_privilege); the role statements
@@ -22,7 +23,8 @@ import (
 // the admin option: roles_ddl.go), and statements the privileges of
 // privileges_check.go. Like PostgreSQL's shared
 // catalogs, the roles belong to the server, not to a database; unlike
-// PostgreSQL's, their changes are not transactional.
+// PostgreSQL's, their changes show to other sessions before they commit
+// (a rollback undoes them: roles_ddl.go).
 
 // oidBootstrapSuperuser is the OID of the role initdb creates, which owns
 // every object fickle has.
@@ -161,13 +163,16 @@ func (s *Session) currentRole() uint32 {
 }
 
 // memberOf returns the roles whose privileges role holds: itself and,
-// through memberships with INHERIT, the roles it belongs to.
+// through memberships with INHERIT, the roles it belongs to; the current
+// database's owner, if reached with INHERIT, holds pg_database_owner's, as
+// PostgreSQL's roles_is_member_of gives them.
 func (s *Session) memberOf(role uint32) map[uint32]bool {
 	_, members := s.engine.cluster.roles.created()
 	inherit := map[uint32]bool{}
 	for _, r := range s.roles() {
 		inherit[r.oid] = r.inherit
 	}
+	dba := s.engine.owner()
 	out := map[uint32]bool{role: true}
 	for changed := true; changed; {
 		changed = false
@@ -177,12 +182,17 @@ func (s *Session) memberOf(role uint32) map[uint32]bool {
 			}
 		}
 	}
+	if out[dba] && inherit[dba] {
+		// pg_database_owner belongs to no role: nothing more to reach.
+		out[oidDatabaseOwnerRole] = true
+	}
 	return out
 }
 
 // belongsTo reports whether member is role or belongs to it through
 // memberships, with or without INHERIT (PostgreSQL's is_member_of_role,
-// which SET ROLE and OWNER TO check).
+// which SET ROLE and OWNER TO check); the current database's owner belongs
+// to pg_database_owner.
 func (s *Session) belongsTo(member, role uint32) bool {
 	if member == role {
 		return true
@@ -197,7 +207,7 @@ func (s *Session) belongsTo(member, role uint32) bool {
 			}
 		}
 	}
-	return reached[role]
+	return reached[role] || role == oidDatabaseOwnerRole && reached[s.engine.owner()]
 }
 
 // roleOID is regrolein.
@@ -240,6 +250,9 @@ func (s *Session) setRole(setting, name string, local bool) error {
 	} else if name != "none" && s.roleNamed(name) == nil {
 		return pgerror.Newf(pgerror.InvalidParameterValue, "role \"%s\" does not exist", name)
 	}
+	if err := s.maySetRole(setting, name); err != nil {
+		return err
+	}
 	if setting == "session_authorization" {
 		s.settings.put("session_authorization", name, local)
 		s.settings.put("role", "none", local)
@@ -251,6 +264,31 @@ func (s *Session) setRole(setting, name string, local bool) error {
 		super = "on"
 	}
 	s.settings.put("is_superuser", super, local)
+	return nil
+}
+
+// maySetRole is PostgreSQL's permission check of SET ROLE name (the
+// session user must be a superuser or belong to the role) and of SET
+// SESSION AUTHORIZATION name (the user the session logged in as must be a
+// superuser, or name itself).
+func (s *Session) maySetRole(setting, name string) error {
+	if name == "none" {
+		return nil
+	}
+	target := s.roleNamed(name)
+	if setting == "role" {
+		if user := s.roleNamed(s.sessionUser()); user != nil && !user.super && !s.belongsTo(user.oid, target.oid) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to set role \"%s\"", name)
+		}
+		return nil
+	}
+	login := s.info.User
+	if login == "" {
+		login = "postgres"
+	}
+	if user := s.roleNamed(login); user != nil && !user.super && user.oid != target.oid {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to set session authorization \"%s\"", name)
+	}
 	return nil
 }
 
@@ -332,4 +370,101 @@ func reservedRoleName(name string) error {
 			WithDetail("Role names starting with \"pg_\" are reserved.")
 	}
 	return nil
+}
+
+// hasRolePrivilege is pg_has_role's answer for one privilege of member on
+// role, as PostgreSQL's pg_role_aclcheck: USAGE holds role's privileges
+// (memberOf), MEMBER belongs to it (belongsTo), and the admin option (WITH
+// ADMIN or GRANT OPTION) is held through a membership granted with it; a
+// superuser holds all three, and no role holds the admin option on itself.
+func (s *Session) hasRolePrivilege(member, role uint32, priv string) bool {
+	if s.isSuperuser(member) {
+		return true
+	}
+	switch priv {
+	case "USAGE":
+		return s.memberOf(member)[role]
+	case "MEMBER":
+		return s.belongsTo(member, role)
+	}
+	if member == role {
+		return false
+	}
+	_, members := s.engine.cluster.roles.created()
+	reached := map[uint32]bool{member: true}
+	for changed := true; changed; {
+		changed = false
+		for _, m := range members {
+			if !reached[m.member] {
+				continue
+			}
+			if m.role == role && m.admin {
+				return true
+			}
+			if !reached[m.role] {
+				reached[m.role], changed = true, true
+			}
+		}
+	}
+	return false
+}
+
+// rolePrivileges reads pg_has_role's privilege list: USAGE, MEMBER, or
+// either WITH ADMIN OPTION or WITH GRANT OPTION (both "ADMIN").
+func rolePrivileges(list string) ([]string, error) {
+	var out []string
+	for _, written := range strings.Split(list, ",") {
+		p := strings.ToUpper(strings.TrimSpace(written))
+		switch p {
+		case "USAGE", "MEMBER":
+			out = append(out, p)
+		case "USAGE WITH GRANT OPTION", "USAGE WITH ADMIN OPTION", "MEMBER WITH GRANT OPTION", "MEMBER WITH ADMIN OPTION":
+			out = append(out, "ADMIN")
+		default:
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(written))
+		}
+	}
+	return out, nil
+}
+
+func init() {
+	// A role given by name must exist (42704); one given by OID need not,
+	// and then holds nothing.
+	role := func(x *execCtx, arg any) (uint32, error) {
+		if name, ok := arg.(string); ok {
+			oid, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(name))
+			return uint32(oid), err
+		}
+		return uint32(arg.(int64)), nil
+	}
+	check := func(x *execCtx, member, target any, list string) (any, error) {
+		m, err := role(x, member)
+		if err != nil {
+			return nil, err
+		}
+		r, err := role(x, target)
+		if err != nil {
+			return nil, err
+		}
+		privs, err := rolePrivileges(list)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range privs {
+			if x.s.hasRolePrivilege(m, r, p) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	for _, roleType := range []types.Type{types.Name, types.OidType} {
+		addSysFunc("pg_has_role", sysFunc{args: []types.Type{roleType, types.Text}, result: types.Bool,
+			eval: func(x *execCtx, a []any) (any, error) {
+				return check(x, int64(x.s.currentRole()), a[0], a[1].(string))
+			}})
+		for _, memberType := range []types.Type{types.Name, types.OidType} {
+			addSysFunc("pg_has_role", sysFunc{args: []types.Type{memberType, roleType, types.Text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) { return check(x, a[0], a[1], a[2].(string)) }})
+		}
+	}
 }

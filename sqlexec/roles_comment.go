@@ -11,7 +11,7 @@ import (
 
 // Comments on shared objects (pg_shdescription): initdb's on the databases
 // it creates, and those COMMENT ON ROLE sets, which belong to the server
-// as the roles do (and, like theirs, are not transactional).
+// as the roles do (and, like theirs, roll back with their transaction).
 
 // Catalogs pg_shdescription's classoid names.
 const (

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,9 @@ import (
 
 // rolePlan compiles CREATE, ALTER and DROP ROLE (USER, GROUP), ALTER ROLE
 // ... RENAME and GRANT or REVOKE of role memberships, which change the
-// server's roles at once (not transactionally).
+// server's roles at once: other sessions see the change before it commits,
+// but a statement that fails, or a transaction (or savepoint) that rolls
+// back, puts the roles back as they were before it.
 func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 	var tag string
 	// run edits the roles with rc locked: the role the session runs as is
@@ -68,17 +71,70 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 		}
 		var notices []*pgerror.Error
 		note := func(severity, format string, args ...any) {
-			n := pgerror.Newf(pgerror.SuccessfulCompletion, format, args...)
+			code := pgerror.SuccessfulCompletion
+			if severity == "WARNING" {
+				code = pgerror.Warning
+			}
+			n := pgerror.Newf(code, format, args...)
 			n.Severity = severity
 			notices = append(notices, n)
 		}
+		before := rc.snapshot()
 		err := run(x, rc, note, actor)
-		rc.version.Add(1) // (a failed statement may have changed some roles before it failed)
+		rc.version.Add(1)
 		if err != nil {
+			rc.restore(before) // what it changed before it failed
 			return nil, err
 		}
+		x.s.undoAtRollback(func() {
+			rc.mu.Lock()
+			defer rc.mu.Unlock()
+			rc.restore(before)
+			rc.version.Add(1)
+		})
 		return &Result{Tag: tag, Notices: notices}, nil
 	}}, nil
+}
+
+// roleSnapshot is the roles, memberships and comments of a roleCatalog at
+// one time.
+type roleSnapshot struct {
+	roles    map[string]*roleDesc
+	members  []roleMember
+	comments map[uint32]string
+}
+
+// snapshot copies the roles, which role statements change in place; rc is
+// locked.
+func (rc *roleCatalog) snapshot() roleSnapshot {
+	out := roleSnapshot{roles: make(map[string]*roleDesc, len(rc.roles)), members: slices.Clone(rc.members), comments: maps.Clone(rc.comments)}
+	for name, r := range rc.roles {
+		c := *r
+		out.roles[name] = &c
+	}
+	return out
+}
+
+// restore puts the roles back as snap has them; OIDs handed out since are
+// not given again. rc is locked.
+func (rc *roleCatalog) restore(snap roleSnapshot) {
+	rc.roles, rc.members, rc.comments = snap.roles, snap.members, snap.comments
+	if rc.roles == nil {
+		rc.roles = map[string]*roleDesc{}
+	}
+}
+
+// undoAtRollback makes f run when the session's transaction, or the
+// savepoint it is in, rolls back; outside a transaction it does nothing.
+func (s *Session) undoAtRollback(f func()) {
+	if s.txn == nil {
+		return
+	}
+	if s.txn.cat == nil {
+		cur, v := s.engine.published()
+		s.txn.cat = &txnCatalog{base: cur, baseVersion: v, cat: cur, version: v}
+	}
+	s.txn.cat.undo = append(s.txn.cat.undo, f)
 }
 
 // findRole finds a role by name while rc is locked.
@@ -275,21 +331,64 @@ func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, note no
 	name := s.roleSpecName(as.Role.Roletype.String(), as.Role.Rolename)
 	r := rc.roles[name]
 	if r == nil {
-		if s.findRole(rc, name) != nil {
-			return pgerror.Unsupported("ALTER ROLE of the bootstrap superuser or a predefined role")
+		if other := s.findRole(rc, name); other != nil && strings.HasPrefix(other.name, "pg_") {
+			return pgerror.Newf(pgerror.ReservedName, "role name \"%s\" is reserved", name).WithDetail("Cannot alter reserved roles.")
+		} else if other != nil {
+			return pgerror.Unsupported("ALTER ROLE of the bootstrap superuser")
 		}
 		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 	}
 	if err := alterRoleAllowed(r, as, actor); err != nil {
 		return err
 	}
+	opts := as.Options
+	var groupMembers *pg_query.DefElem
+	if i := slices.IndexFunc(opts, func(o *pg_query.Node) bool { return o.GetDefElem().GetDefname() == "rolemembers" }); i >= 0 {
+		groupMembers, opts = opts[i].GetDefElem(), slices.Delete(slices.Clone(opts), i, i+1)
+	}
 	changed := *r
-	members, err := s.roleOptions(rc, &changed, as.Options, false, note, actor)
+	members, err := s.roleOptions(rc, &changed, opts, false, note, actor)
 	if err != nil {
 		return err
 	}
 	rc.roles[name] = &changed
 	rc.members = append(rc.members, members...)
+	if groupMembers != nil {
+		return s.alterGroupMembers(rc, &changed, groupMembers.Arg.GetList().GetItems(), as.Action > 0, note, actor)
+	}
+	return nil
+}
+
+// alterGroupMembers runs ALTER GROUP group ADD | DROP USER role, ..., as
+// PostgreSQL 15's AddRoleMems and DelRoleMems: every role named must exist;
+// a role already a member is noted, as is one that is not when dropped.
+func (s *Session) alterGroupMembers(rc *roleCatalog, group *roleDesc, specs []*pg_query.Node, add bool, note notify, actor roleActor) error {
+	var roles []*roleDesc
+	for _, n := range specs {
+		spec := n.GetRoleSpec()
+		name := s.roleSpecName(spec.Roletype.String(), spec.Rolename)
+		r := s.findRole(rc, name)
+		if r == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		roles = append(roles, r)
+	}
+	for _, r := range roles {
+		idx := slices.IndexFunc(rc.members, func(m roleMember) bool { return m.role == group.oid && m.member == r.oid })
+		switch {
+		case add && idx >= 0:
+			note("NOTICE", "role \"%s\" is already a member of role \"%s\"", r.name, group.name)
+		case add:
+			if err := memberAllowed(rc, group, r); err != nil {
+				return err
+			}
+			rc.members = append(rc.members, roleMember{role: group.oid, member: r.oid, grantor: actor.oid})
+		case idx < 0:
+			note("WARNING", "role \"%s\" is not a member of role \"%s\"", r.name, group.name)
+		default:
+			rc.members = slices.Delete(rc.members, idx, idx+1)
+		}
+	}
 	return nil
 }
 
@@ -470,18 +569,61 @@ func roleNameIn(s *Session, rc *roleCatalog, oid uint32) string {
 }
 
 // roleDependents describes the objects that keep role from being
-// dropped, as PostgreSQL's DROP ROLE error details list them, in the order
-// they were made: those it owns ("owner of table t"), those whose
-// privileges name it ("privileges for table t"), and the default
-// privileges it set or is named in. roleName names roles (DROP ROLE holds
-// the role catalog's lock).
+// dropped, as PostgreSQL's DROP ROLE error details list them: in the order
+// they were made, the databases and the current database's objects it owns
+// ("owner of table t"), those whose privileges name it ("privileges for
+// table t"), and the default privileges it set or is named in; then how
+// many such objects each other database holds ("2 objects in database
+// d"). roleName names roles (DROP ROLE holds the role catalog's lock).
 func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint32) string) []string {
-	type dependent struct {
-		oid  uint32
-		what string
+	deps := s.catalogDependents(c, role, roleName)
+	for _, lo := range s.largeObjectDependents(role.oid) {
+		deps = append(deps, roleDependent{lo.oid, lo.what})
 	}
-	var deps []dependent
-	add := func(oid uint32, what string) { deps = append(deps, dependent{oid, what}) }
+	for _, e := range s.engine.cluster.databases() {
+		acl, _ := e.databaseACL()
+		switch {
+		case e.owner() == role.oid:
+			deps = append(deps, roleDependent{e.oid, "owner of database " + e.Name()})
+		case slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }):
+			deps = append(deps, roleDependent{e.oid, "privileges for database " + e.Name()})
+		}
+	}
+	slices.SortStableFunc(deps, func(a, b roleDependent) int {
+		return cmp.Or(cmp.Compare(a.oid, b.oid), strings.Compare(a.what, b.what))
+	})
+	out := make([]string, len(deps))
+	for i, d := range deps {
+		out[i] = d.what
+	}
+	for _, e := range s.engine.cluster.databases() {
+		if e == s.engine {
+			continue
+		}
+		other, _ := e.published()
+		switch n := len(s.catalogDependents(other, role, roleName)); n {
+		case 0:
+		case 1:
+			out = append(out, "1 object in database "+e.Name())
+		default:
+			out = append(out, fmt.Sprintf("%d objects in database %s", n, e.Name()))
+		}
+	}
+	return out
+}
+
+// roleDependent is an object that keeps a role from being dropped, by OID
+// (the order it was made in) with its description.
+type roleDependent struct {
+	oid  uint32
+	what string
+}
+
+// catalogDependents lists the objects of catalog c that keep role from
+// being dropped (roleDependents), not in order.
+func (s *Session) catalogDependents(c *catalog, role *roleDesc, roleName func(uint32) string) []roleDependent {
+	var deps []roleDependent
+	add := func(oid uint32, what string) { deps = append(deps, roleDependent{oid, what}) }
 	for _, o := range ownedObjects(c, role) {
 		add(o.oid, "owner of "+o.description(s))
 	}
@@ -504,22 +646,12 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 			}
 		}
 	}
-	for _, lo := range s.largeObjectDependents(role.oid) {
-		add(lo.oid, lo.what)
-	}
 	for _, key := range sortedDefaultACLKeys(c) {
 		if what := defaultACLDependency(c, key, role.oid, roleName); what != "" {
 			add(c.defaultACLs[key].oid, what)
 		}
 	}
-	slices.SortStableFunc(deps, func(a, b dependent) int {
-		return cmp.Or(cmp.Compare(a.oid, b.oid), strings.Compare(a.what, b.what))
-	})
-	out := make([]string, len(deps))
-	for i, d := range deps {
-		out[i] = d.what
-	}
-	return out
+	return deps
 }
 
 // visibleName is an object's name as PostgreSQL's object descriptions
@@ -533,10 +665,12 @@ func (s *Session) visibleName(schema, name string) string {
 
 // grantRoles runs GRANT role TO role [WITH ADMIN OPTION] and its REVOKE.
 func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note notify, actor roleActor) error {
+	// admin is WITH ADMIN OPTION granting, ADMIN OPTION FOR revoking (which
+	// the parser gives as the option set to false).
 	admin := false
 	for _, o := range gs.Opt {
 		if de := o.GetDefElem(); de.Defname == "admin" {
-			admin = de.Arg == nil || de.Arg.GetBoolean().GetBoolval()
+			admin = !gs.IsGrant || de.Arg == nil || de.Arg.GetBoolean().GetBoolval()
 		} else {
 			return pgerror.Unsupported("GRANT ROLE option " + de.Defname)
 		}
@@ -567,8 +701,10 @@ func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note n
 				}
 			}
 			switch {
+			case gs.IsGrant && idx >= 0 && (!admin || rc.members[idx].admin):
+				note("NOTICE", "role \"%s\" is already a member of role \"%s\"", grantee.name, granted.name)
 			case gs.IsGrant && idx >= 0:
-				rc.members[idx].admin = rc.members[idx].admin || admin
+				rc.members[idx].admin = true
 			case gs.IsGrant:
 				rc.members = append(rc.members, roleMember{role: granted.oid, member: grantee.oid, grantor: actor.oid, admin: admin})
 			case idx >= 0 && admin:
@@ -576,8 +712,7 @@ func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note n
 			case idx >= 0:
 				rc.members = append(rc.members[:idx], rc.members[idx+1:]...)
 			default:
-				note("WARNING", "role \"%s\" has not been granted membership in role \"%s\" by role \"%s\"",
-					grantee.name, granted.name, s.user())
+				note("WARNING", "role \"%s\" is not a member of role \"%s\"", grantee.name, granted.name)
 			}
 		}
 	}
@@ -591,8 +726,6 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 	case aclSchema:
 		name, _ := namespaceName(c, k.oid)
 		return "privileges for schema " + name
-	case aclDatabase:
-		return "privileges for database " + s.database()
 	case aclFunction:
 		if p := builtinIndex().procs[k.oid]; p != nil && k.oid < firstUserOID {
 			return "privileges for function " + p.name + "(" + p.identityArguments + ")"

@@ -677,13 +677,16 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	}
 	if name == "" {
 		name = d.uniqueRelName(schema, t.name, col.name, "seq")
-	} else {
-		if _, ok := d.cat.schemas[schema]; !ok {
-			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-		}
-		if d.relationExists(schema, name) {
-			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
-		}
+	} else if _, ok := d.cat.schemas[schema]; !ok {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+	}
+	// CREATE SEQUENCE's checks: CREATE on the schema (ALTER TABLE ... ADD
+	// COLUMN may come from a role without it), then the name.
+	if err := d.requireSchemaCreate(schema); err != nil {
+		return err
+	}
+	if d.relationExists(schema, name) {
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	q, err := newSequence(schema, name, col.typ.Oid, rest, d.sequenceTypeOf)
 	if err != nil {

@@ -92,11 +92,19 @@ func (s *Session) schemaAlias(schema string) string {
 
 // tempCreationSchema returns the schema a temporary relation is created in,
 // creating the session's temporary schema in catalog c when it is missing.
+// The role needs TEMPORARY on the database, as PostgreSQL checks it when it
+// makes the session's temporary schema and on each use after.
 func (d *ddl) tempCreationSchema(explicit string) (string, error) {
 	if explicit != "" && explicit != "pg_temp" && explicit != d.s.tempSchema() {
 		return "", pgerror.New(pgerror.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	name := d.s.tempSchema()
+	if !d.s.hasPrivilege(d.s.currentRole(), aclDatabase, d.s.engine.oid, []byte{'T'}) {
+		if !d.s.tempSeen {
+			return "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to create temporary tables in database \"%s\"", d.s.database())
+		}
+		return "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", name)
+	}
 	sc := d.cat.schemas[name]
 	// The number's last owner may have made the schema, or dropped its
 	// objects when it closed, after this statement read the catalog (the
