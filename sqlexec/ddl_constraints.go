@@ -85,11 +85,6 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 				return err
 			}
 		}
-		for _, col := range cols {
-			if err := d.checkNoNulls(t, col); err != nil {
-				return err
-			}
-		}
 		name := c.Conname
 		if name == "" {
 			name = d.uniqueRelName(t.schema, t.name, "", "pkey")
@@ -101,8 +96,15 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			return err
 		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, include: include, unique: true, constraint: true, options: options}
+		// PostgreSQL builds the index (duplicates fail) before it checks
+		// the NOT NULL its columns take, when it scans the table last.
 		if err := d.registerIndex(t, ix); err != nil {
 			return err
+		}
+		for _, col := range cols {
+			if err := d.checkNoNulls(t, col); err != nil {
+				return err
+			}
 		}
 		t.pk, t.pkName, t.pkIndex = cols, name, ix
 		for _, col := range cols {

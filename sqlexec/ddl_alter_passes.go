@@ -1,0 +1,172 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// PostgreSQL 15 runs an ALTER TABLE's subcommands not in the order written
+// but pass by pass (tablecmds.c, AT_PASS_*): every DROP first, then column
+// type changes, new columns, the examination of new constraints, column
+// attributes, index-based constraints, indexes, other constraints and
+// defaults, and last everything else. Within a pass the written order
+// holds. Some checks run before any pass (ATPrepCmd, alterPrep).
+const (
+	atPassDrop          = iota // DROP COLUMN, DROP CONSTRAINT, DROP DEFAULT, DROP NOT NULL, ...
+	atPassAlterType            // ALTER COLUMN TYPE
+	atPassOldIndex             // indexes re-added after a type change
+	atPassOldConstr            // constraints re-added after a type change
+	atPassAddCol               // ADD COLUMN
+	atPassAddConstr            // ADD CONSTRAINT: its examination, which moves it to a later pass
+	atPassColAttrs             // SET NOT NULL
+	atPassAddIndexConstr       // ADD CONSTRAINT ... USING INDEX
+	atPassAddIndex             // PRIMARY KEY, UNIQUE and EXCLUDE constraints (their indexes)
+	atPassAddOtherConstr       // CHECK and FOREIGN KEY constraints, SET DEFAULT, ADD IDENTITY
+	atPassMisc                 // everything else
+	atNumPasses
+)
+
+// alterItem is one subcommand waiting in its pass: a command of the
+// statement, or (tc set) a constraint written on a column that ADD COLUMN
+// left for a later pass, as transformAlterTableStmt does.
+type alterItem struct {
+	cmd *pg_query.AlterTableCmd
+	tc  *tableConstraint
+	// keyColumns is the SET NOT NULL a PRIMARY KEY's examination queues
+	// for its columns: here only the check that they exist.
+	keyColumns bool
+}
+
+// alterPass is the pass in which PostgreSQL 15's ATPrepCmd places cmd.
+func alterPass(cmd *pg_query.AlterTableCmd) int {
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_DropColumn, pg_query.AlterTableType_AT_DropConstraint,
+		pg_query.AlterTableType_AT_DropNotNull, pg_query.AlterTableType_AT_DropExpression,
+		pg_query.AlterTableType_AT_DropIdentity, pg_query.AlterTableType_AT_DropOids:
+		return atPassDrop
+	case pg_query.AlterTableType_AT_ColumnDefault:
+		if cmd.Def == nil {
+			return atPassDrop // DROP DEFAULT
+		}
+		return atPassAddOtherConstr
+	case pg_query.AlterTableType_AT_AlterColumnType:
+		return atPassAlterType
+	case pg_query.AlterTableType_AT_AddColumn:
+		return atPassAddCol
+	case pg_query.AlterTableType_AT_AddConstraint:
+		return atPassAddConstr
+	case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_CheckNotNull:
+		return atPassColAttrs
+	case pg_query.AlterTableType_AT_AddIndexConstraint:
+		return atPassAddIndexConstr
+	case pg_query.AlterTableType_AT_AddIndex:
+		return atPassAddIndex
+	case pg_query.AlterTableType_AT_AddIdentity, pg_query.AlterTableType_AT_CookedColumnDefault:
+		return atPassAddOtherConstr
+	}
+	return atPassMisc
+}
+
+// constraintPass is the pass in which PostgreSQL runs a constraint once
+// its examination (transformAlterTableStmt) is done.
+func constraintPass(c *pg_query.Constraint) int {
+	switch {
+	case c.Indexname != "":
+		return atPassAddIndexConstr
+	case c.Contype == pg_query.ConstrType_CONSTR_PRIMARY, c.Contype == pg_query.ConstrType_CONSTR_UNIQUE,
+		c.Contype == pg_query.ConstrType_CONSTR_EXCLUSION:
+		return atPassAddIndex
+	}
+	return atPassAddOtherConstr
+}
+
+// alterQueue places the statement's commands in their passes, keeping the
+// written order within a pass.
+func alterQueue(cmds []*pg_query.Node) *[atNumPasses][]alterItem {
+	var q [atNumPasses][]alterItem
+	for _, n := range cmds {
+		cmd := n.GetAlterTableCmd()
+		p := alterPass(cmd)
+		q[p] = append(q[p], alterItem{cmd: cmd})
+	}
+	return &q
+}
+
+// alterPrep runs the checks PostgreSQL makes in ATPrepCmd, for every
+// command in the order written before any pass runs: a later pass's
+// command can fail before an earlier pass's command runs. t is the table
+// before the statement.
+func (d *ddl) alterPrep(b *binder, t *tableDesc, cmds []*pg_query.Node) error {
+	persistenceChanged := false
+	for _, n := range cmds {
+		cmd := n.GetAlterTableCmd()
+		if t.foreign != nil {
+			if err := foreignTableCmdError(t, cmd); err != nil {
+				return err
+			}
+		}
+		switch cmd.Subtype {
+		case pg_query.AlterTableType_AT_AlterColumnType:
+			if d.inheritedAlter(t, cmd) {
+				continue // alterColumnInherited checks the hierarchy
+			}
+			if err := keyColumnAlter(t, cmd); err != nil {
+				return err
+			}
+			if _, err := d.columnTypeChange(b, t, cmd); err != nil {
+				return err
+			}
+		case pg_query.AlterTableType_AT_DropExpression:
+			if t.colIndex(cmd.Name) < 0 {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
+			}
+		case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
+			if persistenceChanged {
+				return pgerror.New(pgerror.FeatureNotSupported, "cannot change persistence setting twice")
+			}
+			changed, err := d.persistenceChange(t, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged)
+			if err != nil {
+				return err
+			}
+			persistenceChanged = changed
+		case pg_query.AlterTableType_AT_SetTableSpace:
+			if err := setTablespace(cmd.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// alterPassOrder is the order in which the passes of queue run: PostgreSQL's,
+// except that the column type changes run before the drops when a USING
+// expression reads a column the statement drops. PostgreSQL computes the
+// new values from the rows as they were before the statement, after every
+// pass; fickle changes the rows pass by pass, so it converts them while
+// the dropped column still holds its values.
+func alterPassOrder(queue *[atNumPasses][]alterItem) []int {
+	order := make([]int, 0, atNumPasses)
+	for _, it := range queue[atPassAlterType] {
+		using := it.cmd.GetDef().GetColumnDef().GetRawDefault()
+		if using == nil {
+			continue
+		}
+		for _, drop := range queue[atPassDrop] {
+			if drop.cmd.Subtype == pg_query.AlterTableType_AT_DropColumn && readsColumn(using, drop.cmd.Name) {
+				order = append(order, atPassAlterType)
+				break
+			}
+		}
+		if len(order) > 0 {
+			break
+		}
+	}
+	typeFirst := len(order) > 0
+	for pass := range atNumPasses {
+		if !typeFirst || pass != atPassAlterType {
+			order = append(order, pass)
+		}
+	}
+	return order
+}
