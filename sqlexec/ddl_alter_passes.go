@@ -13,17 +13,17 @@ import (
 // defaults, and last everything else. Within a pass the written order
 // holds. Some checks run before any pass (ATPrepCmd, alterPrep).
 const (
-	atPassDrop          = iota // DROP COLUMN, DROP CONSTRAINT, DROP DEFAULT, DROP NOT NULL, ...
-	atPassAlterType            // ALTER COLUMN TYPE
-	atPassOldIndex             // indexes re-added after a type change
-	atPassOldConstr            // constraints re-added after a type change
-	atPassAddCol               // ADD COLUMN
-	atPassAddConstr            // ADD CONSTRAINT: its examination, which moves it to a later pass
-	atPassColAttrs             // SET NOT NULL
-	atPassAddIndexConstr       // ADD CONSTRAINT ... USING INDEX
-	atPassAddIndex             // PRIMARY KEY, UNIQUE and EXCLUDE constraints (their indexes)
-	atPassAddOtherConstr       // CHECK and FOREIGN KEY constraints, SET DEFAULT, ADD IDENTITY
-	atPassMisc                 // everything else
+	atPassDrop           = iota // DROP COLUMN, DROP CONSTRAINT, DROP DEFAULT, DROP NOT NULL, ...
+	atPassAlterType             // ALTER COLUMN TYPE
+	atPassOldIndex              // indexes re-added after a type change
+	atPassOldConstr             // constraints re-added after a type change
+	atPassAddCol                // ADD COLUMN
+	atPassAddConstr             // ADD CONSTRAINT: its examination, which moves it to a later pass
+	atPassColAttrs              // SET NOT NULL
+	atPassAddIndexConstr        // ADD CONSTRAINT ... USING INDEX
+	atPassAddIndex              // PRIMARY KEY, UNIQUE and EXCLUDE constraints (their indexes)
+	atPassAddOtherConstr        // CHECK and FOREIGN KEY constraints, SET DEFAULT, ADD IDENTITY
+	atPassMisc                  // everything else
 	atNumPasses
 )
 
