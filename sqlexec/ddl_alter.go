@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -71,10 +72,18 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		return err
 	}
 	queue := alterQueue(at.Cmds)
+	phase3 := &alterPhase3{table: t.oid, b: b}
+	defer func() { d.phase3 = nil }()
 	rewritten := false // PostgreSQL writes the table anew
 	var reason int64   // why, as AT_REWRITE_* bits (tableRewrite)
 	runPass := func(pass int) error {
 		for k := 0; k < len(queue[pass]); k++ {
+			// A command that recurses to inheritors checks each table
+			// as it goes.
+			d.phase3 = phase3
+			if it := queue[pass][k]; it.tc == nil && d.inheritedAlter(t, it.cmd) {
+				d.phase3 = nil
+			}
 			if err := d.alterTableCmd(b, t, at, queue, pass, &k, queue[pass][k], &rewritten, &reason); err != nil {
 				return err
 			}
@@ -97,6 +106,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err := runPass(pass); err != nil {
 			return err
 		}
+	}
+	d.phase3 = nil
+	if err := d.runPhase3(phase3); err != nil {
+		return err
 	}
 	if rewritten && t.part == nil {
 		d.s.noteRewrite(t.oid, reason)
@@ -385,7 +398,12 @@ func (d *ddl) addColumnLater(b *binder, t *tableDesc, cmd *pg_query.AlterTableCm
 	if err := d.scanRows(t, func([]any) error { hasRows = true; return nil }); err != nil {
 		return false, nil, err
 	}
-	if hasRows && col.notNull && def == nil && gen == nil && check == nil {
+	// A final scan (alterPhase3) checks the NOT NULL, if one is coming.
+	deferNull := col.notNull && d.deferring(t)
+	if deferNull {
+		d.phase3.notNull = true
+	}
+	if hasRows && col.notNull && !deferNull && def == nil && gen == nil && check == nil {
 		return false, nil, nullValuesError(t, col)
 	}
 	// Every version of a key gets the value computed for its latest row, so
@@ -420,7 +438,7 @@ func (d *ddl) addColumnLater(b *binder, t *tableDesc, cmd *pg_query.AlterTableCm
 		if r.Latest && firstErr == nil && check != nil {
 			firstErr = check(d.x, v)
 		}
-		if r.Latest && firstErr == nil && v == nil && col.notNull {
+		if r.Latest && firstErr == nil && v == nil && col.notNull && !deferNull {
 			firstErr = nullValuesError(t, col)
 		}
 		return nr
@@ -679,21 +697,39 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 }
 
 // refuseDropOfGroupingKey fails the drop of t's primary key name while a
-// view's GROUP BY relies on it to read t's other columns: PostgreSQL's
-// 2BP01, or with CASCADE a refusal, since fickle drops no view here.
+// view's or materialized view's GROUP BY relies on it to read t's other
+// columns: PostgreSQL's 2BP01 (naming each in OID order), or with
+// CASCADE a refusal, since fickle drops no view here.
 func (d *ddl) refuseDropOfGroupingKey(t *tableDesc, name string, cascade bool) error {
-	for _, v := range sortedViews(d.cat) {
-		if !slices.Contains(v.keyDeps, t.oid) {
-			continue
-		}
-		if cascade {
-			return pgerror.Unsupported("dropping with CASCADE a primary key that a view's GROUP BY relies on")
-		}
-		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name).
-			WithDetail("view %s depends on constraint %s on table %s", v.name, name, t.name).
-			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	type dependent struct {
+		oid        uint32
+		kind, name string
 	}
-	return nil
+	var deps []dependent
+	for _, v := range sortedViews(d.cat) {
+		if slices.Contains(v.keyDeps, t.oid) {
+			deps = append(deps, dependent{v.oid, "view", v.name})
+		}
+	}
+	for _, mv := range sortedMatviews(d.cat) {
+		if slices.Contains(mv.matview.keyDeps, t.oid) {
+			deps = append(deps, dependent{mv.oid, "materialized view", mv.name})
+		}
+	}
+	if len(deps) == 0 {
+		return nil
+	}
+	if cascade {
+		return pgerror.Unsupported("dropping with CASCADE a primary key that a view's GROUP BY relies on")
+	}
+	slices.SortFunc(deps, func(a, b dependent) int { return cmp.Compare(a.oid, b.oid) })
+	lines := make([]string, len(deps))
+	for i, dep := range deps {
+		lines[i] = fmt.Sprintf("%s %s depends on constraint %s on table %s", dep.kind, dep.name, name, t.name)
+	}
+	return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 }
 
 // dropKeyIndex drops ix, the index of a PRIMARY KEY, UNIQUE or EXCLUDE
@@ -807,8 +843,10 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is marked NOT NULL in parent table", cmd.Name)
 			}
 		}
-	} else if err := d.checkNoNulls(t, i); err != nil {
-		return err
+	} else if !d.deferNoNulls(t, i) {
+		if err := d.checkNoNulls(t, i); err != nil {
+			return err
+		}
 	}
 	nc := *t.cols[i]
 	nc.notNull = set

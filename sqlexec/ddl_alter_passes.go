@@ -170,3 +170,73 @@ func alterPassOrder(queue *[atNumPasses][]alterItem) []int {
 	}
 	return order
 }
+
+// alterPhase3 gathers, while the passes of an ALTER TABLE run on a table,
+// the checks of its rows that PostgreSQL makes after every pass
+// (ATRewriteTables): one scan checks each row against every NOT NULL
+// column (once some column became NOT NULL) and then the new CHECK
+// constraints in the order they were added; the new foreign keys are
+// validated after it, in order.
+type alterPhase3 struct {
+	table   uint32
+	notNull bool
+	checks  []phase3Check
+	fks     []*fkDesc
+	b       *binder
+}
+
+// phase3Check is a new CHECK constraint waiting for the final scan.
+type phase3Check struct {
+	name string
+	cond *scalar
+}
+
+// deferring says whether the rows of t are checked in the final scan of
+// the ALTER TABLE running (alterPhase3) rather than at once.
+func (d *ddl) deferring(t *tableDesc) bool {
+	return d.phase3 != nil && d.phase3.table == t.oid
+}
+
+// deferNoNulls leaves the check that column col of t has no NULLs to the
+// final scan, if one is coming; false when the caller checks now.
+func (d *ddl) deferNoNulls(t *tableDesc, col int) bool {
+	if !d.deferring(t) || t.cols[col].notNull {
+		return d.deferring(t)
+	}
+	d.phase3.notNull = true
+	return true
+}
+
+// runPhase3 makes the final checks alterPhase3 gathered on the table as
+// the passes left it.
+func (d *ddl) runPhase3(p *alterPhase3) error {
+	t := d.cat.tables[p.table]
+	if p.notNull || len(p.checks) > 0 {
+		if err := d.scanRows(t, func(row []any) error {
+			for i, col := range t.cols {
+				if p.notNull && col.notNull && i < len(row) && row[i] == nil {
+					return nullValuesError(t, col)
+				}
+			}
+			for _, ck := range p.checks {
+				d.x.row = row
+				v, err := ck.cond.eval(d.x)
+				if err != nil {
+					return err
+				}
+				if v == false {
+					return checkViolation(t, ck.name)
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	for _, fk := range p.fks {
+		if err := d.validateForeignKey(p.b, t, fk); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -102,6 +102,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			return err
 		}
 		for _, col := range cols {
+			if d.deferNoNulls(t, col) {
+				continue
+			}
 			if err := d.checkNoNulls(t, col); err != nil {
 				return err
 			}
@@ -154,7 +157,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if conNameUsed(t, name) {
 			return duplicateConstraint(t, name)
 		}
-		if alter && !c.SkipValidation {
+		if alter && !c.SkipValidation && d.deferring(t) {
+			d.phase3.checks = append(d.phase3.checks, phase3Check{name: name, cond: e})
+		} else if alter && !c.SkipValidation {
 			if err := d.validateCheck(t, name, e); err != nil {
 				return err
 			}
@@ -445,7 +450,9 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
 		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation,
 		matchFull: c.FkMatchtype == "f", delSetCols: delSetCols}
-	if alter && !c.SkipValidation && t.part == nil {
+	if alter && !c.SkipValidation && t.part == nil && d.deferring(t) {
+		d.phase3.fks = append(d.phase3.fks, fk)
+	} else if alter && !c.SkipValidation && t.part == nil {
 		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err
 		}
@@ -470,10 +477,16 @@ func (d *ddl) validateCheck(t *tableDesc, name string, cond *scalar) error {
 			return err
 		}
 		if v == false {
-			return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
+			return checkViolation(t, name)
 		}
 		return nil
 	})
+}
+
+// checkViolation is the 23514 of a validation that finds a row of t
+// violating CHECK constraint name.
+func checkViolation(t *tableDesc, name string) error {
+	return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
 }
 
 // validateForeignKey checks that every row of t references a parent row
