@@ -72,18 +72,12 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		return err
 	}
 	queue := alterQueue(at.Cmds)
-	phase3 := &alterPhase3{table: t.oid, b: b}
+	d.phase3 = &alterPhase3{b: b}
 	defer func() { d.phase3 = nil }()
 	rewritten := false // PostgreSQL writes the table anew
 	var reason int64   // why, as AT_REWRITE_* bits (tableRewrite)
 	runPass := func(pass int) error {
 		for k := 0; k < len(queue[pass]); k++ {
-			// A command that recurses to inheritors checks each table
-			// as it goes.
-			d.phase3 = phase3
-			if it := queue[pass][k]; it.tc == nil && d.inheritedAlter(t, it.cmd) {
-				d.phase3 = nil
-			}
 			if err := d.alterTableCmd(b, t, at, queue, pass, &k, queue[pass][k], &rewritten, &reason); err != nil {
 				return err
 			}
@@ -107,6 +101,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			return err
 		}
 	}
+	phase3 := d.phase3
 	d.phase3 = nil
 	if err := d.runPhase3(phase3); err != nil {
 		return err
@@ -399,9 +394,9 @@ func (d *ddl) addColumnLater(b *binder, t *tableDesc, cmd *pg_query.AlterTableCm
 		return false, nil, err
 	}
 	// A final scan (alterPhase3) checks the NOT NULL, if one is coming.
-	deferNull := col.notNull && d.deferring(t)
+	deferNull := col.notNull && d.deferring()
 	if deferNull {
-		d.phase3.notNull = true
+		d.phase3.phase3For(t).notNull = true
 	}
 	if hasRows && col.notNull && !deferNull && def == nil && gen == nil && check == nil {
 		return false, nil, nullValuesError(t, col)

@@ -114,7 +114,7 @@ func (d *ddl) alterPrep(b *binder, t *tableDesc, cmds []*pg_query.Node) error {
 			if err := keyColumnAlter(t, cmd); err != nil {
 				return err
 			}
-			if _, err := d.columnTypeChange(b, t, cmd); err != nil {
+			if err := d.columnTypePrep(b, t, cmd); err != nil {
 				return err
 			}
 		case pg_query.AlterTableType_AT_DropExpression:
@@ -171,18 +171,24 @@ func alterPassOrder(queue *[atNumPasses][]alterItem) []int {
 	return order
 }
 
-// alterPhase3 gathers, while the passes of an ALTER TABLE run on a table,
-// the checks of its rows that PostgreSQL makes after every pass
-// (ATRewriteTables): one scan checks each row against every NOT NULL
-// column (once some column became NOT NULL) and then the new CHECK
+// alterPhase3 gathers, while the passes of an ALTER TABLE run, the checks
+// of rows that PostgreSQL makes after every pass (ATRewriteTables): table
+// by table, in the order the statement first reached them (the named
+// table, then its inheritors), one scan checks each row against every NOT
+// NULL column (once some column became NOT NULL) and then the new CHECK
 // constraints in the order they were added; the new foreign keys are
-// validated after it, in order.
+// validated after every table's scan, in order.
 type alterPhase3 struct {
-	table   uint32
+	b      *binder
+	tables []*phase3Table
+	fks    []phase3FK
+}
+
+// phase3Table is what the final scan of one table checks.
+type phase3Table struct {
+	oid     uint32
 	notNull bool
 	checks  []phase3Check
-	fks     []*fkDesc
-	b       *binder
 }
 
 // phase3Check is a new CHECK constraint waiting for the final scan.
@@ -191,34 +197,80 @@ type phase3Check struct {
 	cond *scalar
 }
 
-// deferring says whether the rows of t are checked in the final scan of
-// the ALTER TABLE running (alterPhase3) rather than at once.
-func (d *ddl) deferring(t *tableDesc) bool {
-	return d.phase3 != nil && d.phase3.table == t.oid
+// phase3FK is a new foreign key of a table waiting for its validation.
+type phase3FK struct {
+	table uint32
+	fk    *fkDesc
+}
+
+// deferring says whether the rows of tables are checked in the final scan
+// of the ALTER TABLE running (alterPhase3) rather than at once.
+func (d *ddl) deferring() bool {
+	return d.phase3 != nil
+}
+
+// phase3For is the final scan's entry of t, made on first use.
+func (p *alterPhase3) phase3For(t *tableDesc) *phase3Table {
+	for _, pt := range p.tables {
+		if pt.oid == t.oid {
+			return pt
+		}
+	}
+	pt := &phase3Table{oid: t.oid}
+	p.tables = append(p.tables, pt)
+	return pt
+}
+
+// deferCheck leaves the validation of t's new CHECK constraint name to
+// the final scan, if one is coming; false when the caller checks now.
+func (d *ddl) deferCheck(t *tableDesc, name string, cond *scalar) bool {
+	if !d.deferring() {
+		return false
+	}
+	pt := d.phase3.phase3For(t)
+	pt.checks = append(pt.checks, phase3Check{name: name, cond: cond})
+	return true
+}
+
+// deferForeignKey leaves the validation of t's new foreign key fk to
+// after the final scans, if they are coming; false when the caller
+// validates now.
+func (d *ddl) deferForeignKey(t *tableDesc, fk *fkDesc) bool {
+	if !d.deferring() {
+		return false
+	}
+	d.phase3.phase3For(t)
+	d.phase3.fks = append(d.phase3.fks, phase3FK{table: t.oid, fk: fk})
+	return true
 }
 
 // deferNoNulls leaves the check that column col of t has no NULLs to the
 // final scan, if one is coming; false when the caller checks now.
 func (d *ddl) deferNoNulls(t *tableDesc, col int) bool {
-	if !d.deferring(t) || t.cols[col].notNull {
-		return d.deferring(t)
+	if !d.deferring() {
+		return false
 	}
-	d.phase3.notNull = true
+	if !t.cols[col].notNull {
+		d.phase3.phase3For(t).notNull = true
+	}
 	return true
 }
 
-// runPhase3 makes the final checks alterPhase3 gathered on the table as
-// the passes left it.
+// runPhase3 makes the final checks alterPhase3 gathered on the tables as
+// the passes left them.
 func (d *ddl) runPhase3(p *alterPhase3) error {
-	t := d.cat.tables[p.table]
-	if p.notNull || len(p.checks) > 0 {
+	for _, pt := range p.tables {
+		t := d.cat.tables[pt.oid]
+		if t == nil || !pt.notNull && len(pt.checks) == 0 {
+			continue
+		}
 		if err := d.scanRows(t, func(row []any) error {
 			for i, col := range t.cols {
-				if p.notNull && col.notNull && i < len(row) && row[i] == nil {
+				if pt.notNull && col.notNull && i < len(row) && row[i] == nil {
 					return nullValuesError(t, col)
 				}
 			}
-			for _, ck := range p.checks {
+			for _, ck := range pt.checks {
 				d.x.row = row
 				v, err := ck.cond.eval(d.x)
 				if err != nil {
@@ -233,10 +285,37 @@ func (d *ddl) runPhase3(p *alterPhase3) error {
 			return err
 		}
 	}
-	for _, fk := range p.fks {
-		if err := d.validateForeignKey(p.b, t, fk); err != nil {
-			return err
+	for _, f := range p.fks {
+		if t := d.cat.tables[f.table]; t != nil {
+			if err := d.validateForeignKey(p.b, t, f.fk); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// columnTypePrep makes the checks of an ALTER COLUMN ... TYPE that
+// PostgreSQL's ATPrepAlterColumnType makes before any pass, on t as the
+// statement found it: the column, the type, and the USING expression or
+// the cast from the old type. The checks against other objects (views,
+// generated columns, keys) come when the type changes, after the drops.
+func (d *ddl) columnTypePrep(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return err
+	}
+	cd := cmd.Def.GetColumnDef()
+	to, err := b.typeName(cd.TypeName)
+	if err != nil {
+		return err
+	}
+	if err := b.requireTypeNameUsage(cd.TypeName, uint32(to.Oid)); err != nil {
+		return err
+	}
+	if err := generatedUsing(t.cols[i], cd.RawDefault != nil); err != nil {
+		return err
+	}
+	_, _, err = d.columnConversion(b, t, i, cd.RawDefault, to)
+	return err
 }

@@ -157,9 +157,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if conNameUsed(t, name) {
 			return duplicateConstraint(t, name)
 		}
-		if alter && !c.SkipValidation && d.deferring(t) {
-			d.phase3.checks = append(d.phase3.checks, phase3Check{name: name, cond: e})
-		} else if alter && !c.SkipValidation {
+		if alter && !c.SkipValidation && !d.deferCheck(t, name, e) {
 			if err := d.validateCheck(t, name, e); err != nil {
 				return err
 			}
@@ -450,9 +448,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
 		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation,
 		matchFull: c.FkMatchtype == "f", delSetCols: delSetCols}
-	if alter && !c.SkipValidation && t.part == nil && d.deferring(t) {
-		d.phase3.fks = append(d.phase3.fks, fk)
-	} else if alter && !c.SkipValidation && t.part == nil {
+	if alter && !c.SkipValidation && t.part == nil && !d.deferForeignKey(t, fk) {
 		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err
 		}
