@@ -68,7 +68,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		return err
 	}
 	b := d.binder(full)
-	if err := d.alterPrep(b, t, at.Cmds); err != nil {
+	if err := d.alterPrep(b, t, at.Cmds, at.Relation.Inh); err != nil {
 		return err
 	}
 	queue := alterQueue(at.Cmds)

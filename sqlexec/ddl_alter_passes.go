@@ -96,8 +96,8 @@ func alterQueue(cmds []*pg_query.Node) *[atNumPasses][]alterItem {
 // alterPrep runs the checks PostgreSQL makes in ATPrepCmd, for every
 // command in the order written before any pass runs: a later pass's
 // command can fail before an earlier pass's command runs. t is the table
-// before the statement.
-func (d *ddl) alterPrep(b *binder, t *tableDesc, cmds []*pg_query.Node) error {
+// before the statement, recurse false under ONLY.
+func (d *ddl) alterPrep(b *binder, t *tableDesc, cmds []*pg_query.Node, recurse bool) error {
 	persistenceChanged := false
 	for _, n := range cmds {
 		cmd := n.GetAlterTableCmd()
@@ -118,8 +118,17 @@ func (d *ddl) alterPrep(b *binder, t *tableDesc, cmds []*pg_query.Node) error {
 				return err
 			}
 		case pg_query.AlterTableType_AT_DropExpression:
-			if t.colIndex(cmd.Name) < 0 {
+			// As ATPrepDropExpression: ONLY on a table with inheritors,
+			// then the column, then an inherited column.
+			if !recurse && len(d.cat.children(t.oid)) > 0 {
+				return pgerror.New(pgerror.FeatureNotSupported, "ALTER TABLE / DROP EXPRESSION must be applied to child tables too")
+			}
+			i := t.colIndex(cmd.Name)
+			if i < 0 {
 				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
+			}
+			if t.cols[i].inhCount > 0 {
+				return pgerror.New(pgerror.InvalidTableDefinition, "cannot drop generation expression from inherited column")
 			}
 		case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
 			if persistenceChanged {
