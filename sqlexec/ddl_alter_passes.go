@@ -139,6 +139,14 @@ func (d *ddl) alterPrep(b *binder, t *tableDesc, cmds []*pg_query.Node, recurse 
 				return err
 			}
 			persistenceChanged = changed
+		case pg_query.AlterTableType_AT_AddInherit:
+			// ATPrepAddInherit; the parent is looked at when INHERIT runs.
+			if t.bound != nil {
+				return pgerror.New(pgerror.WrongObjectType, "cannot change inheritance of a partition")
+			}
+			if t.part != nil {
+				return pgerror.New(pgerror.WrongObjectType, "cannot change inheritance of partitioned table")
+			}
 		case pg_query.AlterTableType_AT_SetTableSpace:
 			if err := setTablespace(cmd.Name); err != nil {
 				return err
