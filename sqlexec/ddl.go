@@ -41,6 +41,9 @@ type ddl struct {
 	// tag is the statement's command tag ("" when it runs outside
 	// ddlPlan), which names it in errors about its tables (lockTable).
 	tag string
+	// phase3 gathers the row checks an ALTER TABLE makes after its
+	// passes (ddl_alter_passes.go).
+	phase3 *alterPhase3
 }
 
 // newOwner is the role ALTER ... OWNER TO names, which must exist.

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,163 +68,43 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		return err
 	}
 	b := d.binder(full)
-	persistenceChanged := false
+	if err := d.alterPrep(b, t, at.Cmds, at.Relation.Inh); err != nil {
+		return err
+	}
+	queue := alterQueue(at.Cmds)
+	d.phase3 = &alterPhase3{b: b}
+	defer func() { d.phase3 = nil }()
 	rewritten := false // PostgreSQL writes the table anew
 	var reason int64   // why, as AT_REWRITE_* bits (tableRewrite)
-	for k := 0; k < len(at.Cmds); k++ {
-		cmd := at.Cmds[k].GetAlterTableCmd()
-		if t.foreign != nil {
-			if err := foreignTableCmdError(t, cmd); err != nil {
-				return err
-			}
-		} else if cd := cmd.GetDef().GetColumnDef(); cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && len(cd.GetFdwoptions()) > 0 {
-			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a foreign table", t.name)
-		}
-		// existed is an ADD COLUMN IF NOT EXISTS that finds its column.
-		existed := cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && d.cat.tables[t.oid].colIndex(cmd.GetDef().GetColumnDef().GetColname()) >= 0
-		if err := keyColumnAlter(t, cmd); err != nil {
-			return err
-		}
-		if err := d.checkRowTypeAlter(t, cmd); err != nil {
-			return err
-		}
-		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && t.bound != nil {
-			return pgerror.New(pgerror.WrongObjectType, "cannot add column to a partition")
-		}
-		if c := cmd.GetDef().GetConstraint(); c != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && t.part != nil && !at.Relation.Inh {
-			return pgerror.Newf(pgerror.WrongObjectType, "cannot use ONLY for foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
-		}
-		if c := cmd.GetDef().GetConstraint(); c != nil && t.part != nil && !at.Relation.Inh {
-			if err := d.onlyPartitionedKey(t, c); err != nil {
+	runPass := func(pass int) error {
+		for k := 0; k < len(queue[pass]); k++ {
+			if err := d.alterTableCmd(b, t, at, queue, pass, &k, queue[pass][k], &rewritten, &reason); err != nil {
 				return err
 			}
 		}
-		if d.inheritedAlter(t, cmd) {
-			if rewriteCapable(cmd) {
-				d.s.noteRewriteUnknown("an ALTER TABLE of an inheritance hierarchy")
+		return nil
+	}
+	passes := alterPassOrder(queue)
+	if passes[0] == atPassAlterType {
+		// The type changes read values the drops remove: they run first,
+		// and the drops' errors, which come first in PostgreSQL, win.
+		if err := runPass(atPassAlterType); err != nil {
+			if dropErr := runPass(atPassDrop); dropErr != nil {
+				return dropErr
 			}
-			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
-				return err
-			}
-			if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
-				return err
-			}
-			continue
-		}
-		nt := d.cat.tables[t.oid].clone()
-		hadToast, rewrote := hasToastTable(nt), false
-		var err error
-		switch cmd.Subtype {
-		case pg_query.AlterTableType_AT_AddColumn:
-			if rewrote, err = d.addColumn(b, nt, cmd); rewrote {
-				reason |= 2
-			}
-		case pg_query.AlterTableType_AT_DropColumn:
-			err = d.dropColumn(nt, cmd)
-		case pg_query.AlterTableType_AT_AddConstraint:
-			err = d.addConstraint(b, nt, tableConstraint{c: cmd.Def.GetConstraint()}, true)
-		case pg_query.AlterTableType_AT_DropConstraint:
-			err = d.dropConstraint(nt, cmd)
-		case pg_query.AlterTableType_AT_AlterConstraint:
-			err = d.alterConstraint(nt, cmd)
-		case pg_query.AlterTableType_AT_ValidateConstraint:
-			err = d.validateConstraint(b, nt, cmd.Name)
-		case pg_query.AlterTableType_AT_ColumnDefault:
-			err = d.setDefault(b, nt, cmd)
-		case pg_query.AlterTableType_AT_DropExpression:
-			err = d.dropExpression(nt, cmd)
-		case pg_query.AlterTableType_AT_AlterColumnType:
-			run := alterColumnTypeRun(at.Cmds[k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
-			k += len(run) - 1
-			before := nt.clone()
-			err = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:])
-			rewrote = err != nil || columnTypesRewrite(before, nt, run)
-			if rewrote {
-				reason |= 4
-				if timeZoneDependentRewrite(before, nt, run) {
-					d.s.noteRewriteUnknown("a change between timestamp and timestamp with time zone")
-				}
-			}
-		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
-			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
-		case pg_query.AlterTableType_AT_AddIdentity:
-			err = d.addIdentity(nt, cmd)
-		case pg_query.AlterTableType_AT_SetIdentity:
-			err = d.setIdentity(nt, cmd)
-		case pg_query.AlterTableType_AT_DropIdentity:
-			err = d.dropIdentity(nt, cmd)
-		case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
-			pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
-			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
-			pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
-			err = d.enableTriggers(nt, cmd, at.Relation.Inh)
-		case pg_query.AlterTableType_AT_AttachPartition:
-			err = d.attachPartition(b, nt, cmd)
-		case pg_query.AlterTableType_AT_DetachPartition:
-			err = d.detachPartition(nt, cmd)
-		case pg_query.AlterTableType_AT_AddInherit:
-			err = d.addInherit(nt, cmd)
-		case pg_query.AlterTableType_AT_DropInherit:
-			err = d.dropInherit(nt, cmd)
-		case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
-			switch {
-			case nt.part != nil:
-				err = pgerror.New(pgerror.FeatureNotSupported, "cannot mark index clustered in partitioned table")
-			case cmd.Subtype == pg_query.AlterTableType_AT_ClusterOn:
-				err = d.clusterOn(nt, cmd.Name)
-			default:
-				nt.clusteredOn = 0
-			}
-		case pg_query.AlterTableType_AT_ReplicaIdentity:
-			err = d.setReplicaIdentity(nt, cmd.Def.GetReplicaIdentityStmt())
-		case pg_query.AlterTableType_AT_EnableRowSecurity, pg_query.AlterTableType_AT_DisableRowSecurity,
-			pg_query.AlterTableType_AT_ForceRowSecurity, pg_query.AlterTableType_AT_NoForceRowSecurity:
-			toggleRowSecurity(nt, cmd.Subtype)
-		case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
-			if persistenceChanged {
-				return pgerror.New(pgerror.FeatureNotSupported, "cannot change persistence setting twice")
-			}
-			persistenceChanged, err = d.setPersistence(nt, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged)
-			rewrote = persistenceChanged
-			if rewrote {
-				reason |= 1
-			}
-		case pg_query.AlterTableType_AT_SetStorage:
-			err = d.setStorage(nt, cmd)
-		case pg_query.AlterTableType_AT_SetStatistics:
-			err = d.setStatistics(nt, cmd)
-		case pg_query.AlterTableType_AT_SetCompression:
-			err = d.setCompression(nt, cmd)
-		case pg_query.AlterTableType_AT_SetTableSpace:
-			err = setTablespace(cmd.Name)
-		case pg_query.AlterTableType_AT_SetRelOptions:
-			err = setTableOptions(nt, cmd)
-		case pg_query.AlterTableType_AT_ResetRelOptions:
-			err = resetTableOptions(nt, cmd)
-		case pg_query.AlterTableType_AT_GenericOptions:
-			err = d.setForeignOptions(nt, cmd)
-		case pg_query.AlterTableType_AT_AlterColumnGenericOptions:
-			err = d.setForeignColumnOptions(nt, cmd)
-		case pg_query.AlterTableType_AT_ChangeOwner:
-			// fickle records no owners: a new one changes nothing.
-		default:
-			err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
-		}
-		if err == nil {
-			err = d.cat.checkRowTypeMember(nt)
-		}
-		if err == nil {
-			err = d.checkRowTypeExprs(nt)
-		}
-		if err != nil {
 			return err
 		}
-		nt.toastKept = keepsToastTable(nt, hadToast, rewrote)
-		rewritten = rewritten || rewrote
-		d.cat.putTable(nt)
-		if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
+		passes = passes[1:]
+	}
+	for _, pass := range passes {
+		if err := runPass(pass); err != nil {
 			return err
 		}
+	}
+	phase3 := d.phase3
+	d.phase3 = nil
+	if err := d.runPhase3(phase3); err != nil {
+		return err
 	}
 	if rewritten && t.part == nil {
 		d.s.noteRewrite(t.oid, reason)
@@ -239,6 +120,203 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	return nil
 }
 
+// alterTableCmd runs one queued subcommand of an ALTER TABLE on t in its
+// pass; k indexes the pass's queue (a run of ALTER COLUMN TYPE commands
+// advances it past the run), and a constraint ADD COLUMN or ADD CONSTRAINT
+// leaves for a later pass joins its queue.
+func (d *ddl) alterTableCmd(b *binder, t *tableDesc, at *pg_query.AlterTableStmt, queue *[atNumPasses][]alterItem, pass int, k *int,
+	item alterItem, rewritten *bool, reason *int64) error {
+	cmd := item.cmd
+	if item.tc != nil {
+		nt := d.cat.tables[t.oid].clone()
+		if err := d.addConstraint(b, nt, *item.tc, true); err != nil {
+			return err
+		}
+		d.cat.putTable(nt)
+		return nil
+	}
+	if c := cmd.GetDef().GetConstraint(); cmd.Subtype == pg_query.AlterTableType_AT_AddConstraint && pass == atPassAddConstr {
+		// transformAlterTableStmt examines the constraint and sends it on
+		// to the pass of its kind; a primary key first sets its columns
+		// NOT NULL (atPassColAttrs), which finds them or fails.
+		if c != nil {
+			if c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && c.Indexname == "" {
+				queue[atPassColAttrs] = append(queue[atPassColAttrs], alterItem{cmd: cmd, keyColumns: true})
+			}
+			p := constraintPass(c)
+			queue[p] = append(queue[p], alterItem{cmd: cmd})
+			return nil
+		}
+	}
+	if item.keyColumns {
+		cur := d.cat.tables[t.oid]
+		for _, n := range cmd.GetDef().GetConstraint().GetKeys() {
+			if name := n.GetString_().GetSval(); cur.colIndex(name) < 0 && !slices.Contains(systemColumnNames, name) {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, cur.name)
+			}
+		}
+		return nil
+	}
+	if t.foreign == nil {
+		if cd := cmd.GetDef().GetColumnDef(); cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && len(cd.GetFdwoptions()) > 0 {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a foreign table", t.name)
+		}
+	}
+	// existed is an ADD COLUMN IF NOT EXISTS that finds its column.
+	existed := cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && d.cat.tables[t.oid].colIndex(cmd.GetDef().GetColumnDef().GetColname()) >= 0
+	if err := keyColumnAlter(t, cmd); err != nil {
+		return err
+	}
+	if err := d.checkRowTypeAlter(t, cmd); err != nil {
+		return err
+	}
+	if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && t.bound != nil {
+		return pgerror.New(pgerror.WrongObjectType, "cannot add column to a partition")
+	}
+	if c := cmd.GetDef().GetConstraint(); c != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && t.part != nil && !at.Relation.Inh {
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot use ONLY for foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
+	}
+	if c := cmd.GetDef().GetConstraint(); c != nil && t.part != nil && !at.Relation.Inh {
+		if err := d.onlyPartitionedKey(t, c); err != nil {
+			return err
+		}
+	}
+	if d.inheritedAlter(t, cmd) {
+		if rewriteCapable(cmd) {
+			d.s.noteRewriteUnknown("an ALTER TABLE of an inheritance hierarchy")
+		}
+		if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
+			return err
+		}
+		if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
+			return err
+		}
+		return nil
+	}
+	nt := d.cat.tables[t.oid].clone()
+	hadToast, rewrote := hasToastTable(nt), false
+	var err error
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_AddColumn:
+		var cons []tableConstraint
+		if rewrote, cons, err = d.addColumnLater(b, nt, cmd); rewrote {
+			*reason |= 2
+		}
+		for _, tc := range cons {
+			// transformAlterTableStmt sends a column's index and other
+			// constraints to their passes, after every ADD COLUMN; a CHECK
+			// is named after the columns it reads, as a table's.
+			if tc.c.Contype == pg_query.ConstrType_CONSTR_CHECK {
+				tc.column = ""
+			}
+			p := constraintPass(tc.c)
+			queue[p] = append(queue[p], alterItem{cmd: cmd, tc: &tc})
+		}
+	case pg_query.AlterTableType_AT_DropColumn:
+		err = d.dropColumn(nt, cmd)
+	case pg_query.AlterTableType_AT_AddConstraint:
+		err = d.addConstraint(b, nt, tableConstraint{c: cmd.Def.GetConstraint()}, true)
+	case pg_query.AlterTableType_AT_DropConstraint:
+		err = d.dropConstraint(nt, cmd)
+	case pg_query.AlterTableType_AT_AlterConstraint:
+		err = d.alterConstraint(nt, cmd)
+	case pg_query.AlterTableType_AT_ValidateConstraint:
+		err = d.validateConstraint(b, nt, cmd.Name)
+	case pg_query.AlterTableType_AT_ColumnDefault:
+		err = d.setDefault(b, nt, cmd)
+	case pg_query.AlterTableType_AT_DropExpression:
+		err = d.dropExpression(nt, cmd)
+	case pg_query.AlterTableType_AT_AlterColumnType:
+		run := alterColumnTypeRun(queue[pass][*k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
+		*k += len(run) - 1
+		before := nt.clone()
+		err = d.alterColumnTypes(b, nt, run)
+		rewrote = err != nil || columnTypesRewrite(before, nt, run)
+		if rewrote {
+			*reason |= 4
+			if timeZoneDependentRewrite(before, nt, run) {
+				d.s.noteRewriteUnknown("a change between timestamp and timestamp with time zone")
+			}
+		}
+	case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
+		err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
+	case pg_query.AlterTableType_AT_AddIdentity:
+		err = d.addIdentity(nt, cmd)
+	case pg_query.AlterTableType_AT_SetIdentity:
+		err = d.setIdentity(nt, cmd)
+	case pg_query.AlterTableType_AT_DropIdentity:
+		err = d.dropIdentity(nt, cmd)
+	case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
+		pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
+		pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
+		pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
+		err = d.enableTriggers(nt, cmd, at.Relation.Inh)
+	case pg_query.AlterTableType_AT_AttachPartition:
+		err = d.attachPartition(b, nt, cmd)
+	case pg_query.AlterTableType_AT_DetachPartition:
+		err = d.detachPartition(nt, cmd)
+	case pg_query.AlterTableType_AT_AddInherit:
+		err = d.addInherit(nt, cmd)
+	case pg_query.AlterTableType_AT_DropInherit:
+		err = d.dropInherit(nt, cmd)
+	case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
+		switch {
+		case nt.part != nil:
+			err = pgerror.New(pgerror.FeatureNotSupported, "cannot mark index clustered in partitioned table")
+		case cmd.Subtype == pg_query.AlterTableType_AT_ClusterOn:
+			err = d.clusterOn(nt, cmd.Name)
+		default:
+			nt.clusteredOn = 0
+		}
+	case pg_query.AlterTableType_AT_ReplicaIdentity:
+		err = d.setReplicaIdentity(nt, cmd.Def.GetReplicaIdentityStmt())
+	case pg_query.AlterTableType_AT_EnableRowSecurity, pg_query.AlterTableType_AT_DisableRowSecurity,
+		pg_query.AlterTableType_AT_ForceRowSecurity, pg_query.AlterTableType_AT_NoForceRowSecurity:
+		toggleRowSecurity(nt, cmd.Subtype)
+	case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
+		// alterPrep let at most one of them change the persistence.
+		if rewrote, err = d.setPersistence(nt, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged); rewrote {
+			*reason |= 1
+		}
+	case pg_query.AlterTableType_AT_SetStorage:
+		err = d.setStorage(nt, cmd)
+	case pg_query.AlterTableType_AT_SetStatistics:
+		err = d.setStatistics(nt, cmd)
+	case pg_query.AlterTableType_AT_SetCompression:
+		err = d.setCompression(nt, cmd)
+	case pg_query.AlterTableType_AT_SetTableSpace:
+		err = setTablespace(cmd.Name)
+	case pg_query.AlterTableType_AT_SetRelOptions:
+		err = setTableOptions(nt, cmd)
+	case pg_query.AlterTableType_AT_ResetRelOptions:
+		err = resetTableOptions(nt, cmd)
+	case pg_query.AlterTableType_AT_GenericOptions:
+		err = d.setForeignOptions(nt, cmd)
+	case pg_query.AlterTableType_AT_AlterColumnGenericOptions:
+		err = d.setForeignColumnOptions(nt, cmd)
+	case pg_query.AlterTableType_AT_ChangeOwner:
+		// fickle records no owners: a new one changes nothing.
+	default:
+		err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
+	}
+	if err == nil {
+		err = d.cat.checkRowTypeMember(nt)
+	}
+	if err == nil {
+		err = d.checkRowTypeExprs(nt)
+	}
+	if err != nil {
+		return err
+	}
+	nt.toastKept = keepsToastTable(nt, hadToast, rewrote)
+	*rewritten = *rewritten || rewrote
+	d.cat.putTable(nt)
+	if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
+		return err
+	}
+	return nil
+}
+
 func (d *ddl) column(t *tableDesc, name string) (int, error) {
 	i := t.colIndex(name)
 	if i < 0 {
@@ -247,25 +325,43 @@ func (d *ddl) column(t *tableDesc, name string) (int, error) {
 	return i, nil
 }
 
+// addColumn runs ADD COLUMN on t with the constraints written on the
+// column.
 func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) (rewrites bool, err error) {
+	rewrites, cons, err := d.addColumnLater(b, t, cmd)
+	if err != nil {
+		return rewrites, err
+	}
+	for _, tc := range cons {
+		if err := d.addConstraint(b, t, tc, true); err != nil {
+			return false, err
+		}
+	}
+	return rewrites, nil
+}
+
+// addColumnLater adds the column of an ADD COLUMN to t and returns the
+// constraints written on it (CHECK, FOREIGN KEY, UNIQUE, PRIMARY KEY),
+// which PostgreSQL adds in later passes.
+func (d *ddl) addColumnLater(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) (rewrites bool, cons []tableConstraint, err error) {
 	cd := cmd.Def.GetColumnDef()
 	if t.colIndex(cd.Colname) >= 0 {
 		if cmd.MissingOk {
 			d.notice(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists, skipping", cd.Colname, t.name)
-			return false, nil
+			return false, nil, nil
 		}
-		return false, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
+		return false, nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
 	}
-	cons, err := d.addColumnDef(b, t, cd, true)
+	cons, err = d.addColumnDef(b, t, cd, true)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	col := t.cols[len(t.cols)-1]
 	defNode := col.def
 	var check domainCheck
 	if dom := b.domainByOid(col.domain); dom != nil {
 		if check, err = b.domainCheckFor(dom); err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if defNode == nil {
 			defNode = d.cat.domainDefault(dom)
@@ -280,25 +376,30 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) (r
 			}
 			return d.readDefaultLiteral(b, col, defNode, def)
 		}); err != nil {
-			return false, err
+			return false, nil, err
 		}
 	}
 	if col.generated != nil {
 		if gen, err = b.generationExpr(t, col); err != nil {
-			return false, err
+			return false, nil, err
 		}
 	}
 	if rewrites = b.addedColumnRewrites(col, b.pgVolatileCalls != volatileCalls); rewrites {
 		t.missing = nil
 	} else if err := d.noteMissing(t, col, def); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	hasRows := false
 	if err := d.scanRows(t, func([]any) error { hasRows = true; return nil }); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	if hasRows && col.notNull && def == nil && gen == nil && check == nil {
-		return false, nullValuesError(t, col)
+	// A final scan (alterPhase3) checks the NOT NULL, if one is coming.
+	deferNull := col.notNull && d.deferring()
+	if deferNull {
+		d.phase3.phase3For(t).notNull = true
+	}
+	if hasRows && col.notNull && !deferNull && def == nil && gen == nil && check == nil {
+		return false, nil, nullValuesError(t, col)
 	}
 	// Every version of a key gets the value computed for its latest row, so
 	// that a row keeps one value of a volatile default (nextval) whichever
@@ -332,23 +433,18 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) (r
 		if r.Latest && firstErr == nil && check != nil {
 			firstErr = check(d.x, v)
 		}
-		if r.Latest && firstErr == nil && v == nil && col.notNull {
+		if r.Latest && firstErr == nil && v == nil && col.notNull && !deferNull {
 			firstErr = nullValuesError(t, col)
 		}
 		return nr
 	})
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if firstErr != nil {
-		return false, firstErr
+		return false, nil, firstErr
 	}
-	for _, tc := range cons {
-		if err := d.addConstraint(b, t, tc, true); err != nil {
-			return false, err
-		}
-	}
-	return rewrites, nil
+	return rewrites, cons, nil
 }
 
 func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
@@ -596,21 +692,39 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 }
 
 // refuseDropOfGroupingKey fails the drop of t's primary key name while a
-// view's GROUP BY relies on it to read t's other columns: PostgreSQL's
-// 2BP01, or with CASCADE a refusal, since fickle drops no view here.
+// view's or materialized view's GROUP BY relies on it to read t's other
+// columns: PostgreSQL's 2BP01 (naming each in OID order), or with
+// CASCADE a refusal, since fickle drops no view here.
 func (d *ddl) refuseDropOfGroupingKey(t *tableDesc, name string, cascade bool) error {
-	for _, v := range sortedViews(d.cat) {
-		if !slices.Contains(v.keyDeps, t.oid) {
-			continue
-		}
-		if cascade {
-			return pgerror.Unsupported("dropping with CASCADE a primary key that a view's GROUP BY relies on")
-		}
-		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name).
-			WithDetail("view %s depends on constraint %s on table %s", v.name, name, t.name).
-			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	type dependent struct {
+		oid        uint32
+		kind, name string
 	}
-	return nil
+	var deps []dependent
+	for _, v := range sortedViews(d.cat) {
+		if slices.Contains(v.keyDeps, t.oid) {
+			deps = append(deps, dependent{v.oid, "view", v.name})
+		}
+	}
+	for _, mv := range sortedMatviews(d.cat) {
+		if slices.Contains(mv.matview.keyDeps, t.oid) {
+			deps = append(deps, dependent{mv.oid, "materialized view", mv.name})
+		}
+	}
+	if len(deps) == 0 {
+		return nil
+	}
+	if cascade {
+		return pgerror.Unsupported("dropping with CASCADE a primary key that a view's GROUP BY relies on")
+	}
+	slices.SortFunc(deps, func(a, b dependent) int { return cmp.Compare(a.oid, b.oid) })
+	lines := make([]string, len(deps))
+	for i, dep := range deps {
+		lines[i] = fmt.Sprintf("%s %s depends on constraint %s on table %s", dep.kind, dep.name, name, t.name)
+	}
+	return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 }
 
 // dropKeyIndex drops ix, the index of a PRIMARY KEY, UNIQUE or EXCLUDE
@@ -724,8 +838,10 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is marked NOT NULL in parent table", cmd.Name)
 			}
 		}
-	} else if err := d.checkNoNulls(t, i); err != nil {
-		return err
+	} else if !d.deferNoNulls(t, i) {
+		if err := d.checkNoNulls(t, i); err != nil {
+			return err
+		}
 	}
 	nc := *t.cols[i]
 	nc.notNull = set

@@ -26,16 +26,16 @@ type columnTypeChange struct {
 
 // alterColumnType converts a column to its new type (alterColumnTypes).
 func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
-	return d.alterColumnTypes(b, t, []*pg_query.AlterTableCmd{cmd}, nil)
+	return d.alterColumnTypes(b, t, []*pg_query.AlterTableCmd{cmd})
 }
 
-// alterColumnTypeRun returns the ALTER COLUMN TYPE commands of cmds that
-// run together from cmds[0]: the consecutive ones that alone says are
-// the table's own.
-func alterColumnTypeRun(cmds []*pg_query.Node, alone func(*pg_query.AlterTableCmd) bool) []*pg_query.AlterTableCmd {
+// alterColumnTypeRun returns the ALTER COLUMN TYPE commands of a pass's
+// items that run together from items[0]: the consecutive ones that alone
+// says are the table's own.
+func alterColumnTypeRun(items []alterItem, alone func(*pg_query.AlterTableCmd) bool) []*pg_query.AlterTableCmd {
 	var run []*pg_query.AlterTableCmd
-	for _, n := range cmds {
-		c := n.GetAlterTableCmd()
+	for _, it := range items {
+		c := it.cmd
 		if c.GetSubtype() != pg_query.AlterTableType_AT_AlterColumnType || !alone(c) {
 			break
 		}
@@ -49,10 +49,9 @@ func alterColumnTypeRun(cmds []*pg_query.Node, alone func(*pg_query.AlterTableCm
 // row as it was before the statement (so "alter a type text using b, alter
 // b type int using a" swaps), every row is converted and checked in one
 // pass over the latest committed state, and the indexes on the columns are
-// rebuilt. later are the statement's commands after cmds: PostgreSQL drops
-// columns before it changes types, so a column both altered and dropped is
-// missing (42703).
-func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTableCmd, later []*pg_query.Node) error {
+// rebuilt. The statement's DROP COLUMNs ran before (atPassDrop): a
+// column both altered and dropped is missing (42703).
+func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTableCmd) error {
 	orig := t.clone()
 	var changes []columnTypeChange
 	for _, cmd := range cmds {
@@ -65,11 +64,6 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 		}
 		if slices.ContainsFunc(changes, func(c columnTypeChange) bool { return c.i == ch.i }) {
 			return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter type of column \"%s\" twice", cmd.Name)
-		}
-		for _, n := range later {
-			if c := n.GetAlterTableCmd(); c.GetSubtype() == pg_query.AlterTableType_AT_DropColumn && c.Name == cmd.Name {
-				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
-			}
 		}
 		if col := orig.cols[ch.i]; col.identity != 0 && col.typ != ch.to {
 			switch ch.to.Oid {

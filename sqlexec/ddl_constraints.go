@@ -88,11 +88,6 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 				return err
 			}
 		}
-		for _, col := range cols {
-			if err := d.checkNoNulls(t, col); err != nil {
-				return err
-			}
-		}
 		name := c.Conname
 		if name == "" {
 			name = d.uniqueRelName(t.schema, t.name, "", "pkey")
@@ -107,8 +102,18 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if err := d.requireSchemaCreate(t.schema); err != nil {
 			return err
 		}
+		// PostgreSQL builds the index (duplicates fail) before it checks
+		// the NOT NULL its columns take, when it scans the table last.
 		if err := d.registerIndex(t, ix); err != nil {
 			return err
+		}
+		for _, col := range cols {
+			if d.deferNoNulls(t, col) {
+				continue
+			}
+			if err := d.checkNoNulls(t, col); err != nil {
+				return err
+			}
 		}
 		t.pk, t.pkName, t.pkIndex = cols, name, ix
 		for _, col := range cols {
@@ -158,7 +163,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if conNameUsed(t, name) {
 			return duplicateConstraint(t, name)
 		}
-		if alter && !c.SkipValidation {
+		if alter && !c.SkipValidation && !d.deferCheck(t, name, e) {
 			if err := d.validateCheck(t, name, e); err != nil {
 				return err
 			}
@@ -449,7 +454,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
 		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation,
 		matchFull: c.FkMatchtype == "f", delSetCols: delSetCols}
-	if alter && !c.SkipValidation && t.part == nil {
+	if alter && !c.SkipValidation && t.part == nil && !d.deferForeignKey(t, fk) {
 		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err
 		}
@@ -474,10 +479,16 @@ func (d *ddl) validateCheck(t *tableDesc, name string, cond *scalar) error {
 			return err
 		}
 		if v == false {
-			return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
+			return checkViolation(t, name)
 		}
 		return nil
 	})
+}
+
+// checkViolation is the 23514 of a validation that finds a row of t
+// violating CHECK constraint name.
+func checkViolation(t *tableDesc, name string) error {
+	return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
 }
 
 // validateForeignKey checks that every row of t references a parent row

@@ -986,6 +986,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 	if err != nil {
 		return nil, err
 	}
+	ct.keyDeps = b.groupedKeys
 	if err := checkTableAccessMethod(into.AccessMethod, false); err != nil {
 		return nil, err
 	}
@@ -1006,6 +1007,9 @@ type createTableAs struct {
 	tag      string
 	temp     bool
 	onCommit onCommit
+	// keyDeps are the tables whose primary key the query's GROUP BY
+	// relies on, which a materialized view records.
+	keyDeps []uint32
 }
 
 // checkNames refuses more column names than the query has columns.
@@ -1117,7 +1121,7 @@ func (ct createTableAs) run(x *execCtx, cols []outCol, fill func(x *execCtx) ([]
 			return err
 		}
 		if matview {
-			if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {
+			if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData, ct.keyDeps); err != nil {
 				return err
 			}
 		}

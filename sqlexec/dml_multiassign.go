@@ -1,6 +1,9 @@
 package sqlexec
 
 import (
+	"cmp"
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -20,13 +23,14 @@ func (b *binder) setTargets(t *tableDesc, sc *scope, list []*pg_query.Node) ([]s
 	was := sc.noAgg
 	sc.noAgg = "UPDATE"
 	defer func() { sc.noAgg = was }()
-	var sets []setTarget
+	var sets, constant []setTarget
 	whole, partly := map[int]bool{}, map[int]bool{}
 	var src *multiSource
 	for _, n := range list {
 		rt := n.GetResTarget()
 		var st []setTarget
 		var err error
+		val := rt.Val // the value's expression, nil from a sub-SELECT
 		if m := rt.Val.GetMultiAssignRef(); m != nil {
 			if m.Colno == 1 {
 				if src, err = b.multiSourceFor(sc, m); err != nil {
@@ -34,6 +38,10 @@ func (b *binder) setTargets(t *tableDesc, sc *scope, list []*pg_query.Node) ([]s
 				}
 			}
 			st, err = b.multiTarget(t, sc, rt, src, int(m.Colno)-1)
+			val = nil
+			if int(m.Colno) <= len(src.items) {
+				val = src.items[m.Colno-1]
+			}
 		} else {
 			st, err = b.setTargetFor(t, sc, rt)
 		}
@@ -46,8 +54,34 @@ func (b *binder) setTargets(t *tableDesc, sc *scope, list []*pg_query.Node) ([]s
 		}
 		whole[c], partly[c] = len(rt.Indirection) == 0, len(rt.Indirection) > 0 || partly[c]
 		sets = append(sets, st...)
+		if len(rt.Indirection) == 0 && len(st) == 1 && st[0].e != nil && t.cols[c].domain == 0 && val != nil && foldableConstant(val) {
+			constant = append(constant, st[0])
+		}
 	}
+	b.foldSetTargets(constant)
 	return sets, nil
+}
+
+// foldSetTargets registers the evaluation, when the statement starts, of
+// the SET values built of constants only (foldableConstant) with their
+// conversion to the column's type: PostgreSQL computes them when it plans
+// (eval_const_expressions), so UPDATE t SET smallint_col = 40000 WHERE
+// false fails with 22003. Its rewriter puts an UPDATE's targets in column
+// order first, so the first column's error wins.
+func (b *binder) foldSetTargets(sets []setTarget) {
+	if len(sets) == 0 {
+		return
+	}
+	sets = slices.Clone(sets)
+	slices.SortStableFunc(sets, func(a, b setTarget) int { return cmp.Compare(a.col, b.col) })
+	b.constChecks = append(b.constChecks, func(x *execCtx) error {
+		for _, st := range sets {
+			if _, err := st.e.eval(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // multiSource is the source of one SET (a, b, ...) = ... item: the items

@@ -372,9 +372,8 @@ func (d *ddl) dropGeneratedDependents(t *tableDesc, i int, cascade bool) error {
 // column with USING (its values are the expression's).
 func generatedTypeChange(t *tableDesc, i int, using bool) error {
 	col := t.cols[i]
-	if col.generated != nil && using {
-		return pgerror.New(pgerror.InvalidColumnDefinition, "cannot specify USING when altering type of generated column").
-			WithDetail("Column \"%s\" is a generated column.", col.name)
+	if err := generatedUsing(col, using); err != nil {
+		return err
 	}
 	for _, c := range t.cols {
 		if c.generated != nil && c != col && slices.Contains(generatedColumnUses(t, c), i) {
@@ -582,4 +581,14 @@ func init() {
 			}
 			return out
 		}})
+}
+
+// generatedUsing refuses a USING clause in a type change of col, a
+// generated column: PostgreSQL checks it before any subcommand runs.
+func generatedUsing(col *columnDesc, using bool) error {
+	if col.generated != nil && using {
+		return pgerror.New(pgerror.InvalidColumnDefinition, "cannot specify USING when altering type of generated column").
+			WithDetail("Column \"%s\" is a generated column.", col.name)
+	}
+	return nil
 }

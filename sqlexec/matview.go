@@ -32,6 +32,9 @@ type matviewDef struct {
 	// populated is pg_class.relispopulated: false after WITH NO DATA, when
 	// reading the view fails until a REFRESH fills it.
 	populated bool
+	// keyDeps are the OIDs of the tables whose primary key the query's
+	// GROUP BY relies on (viewDesc's): the key cannot be dropped.
+	keyDeps []uint32
 }
 
 // matviewUnpopulatedError is PostgreSQL's error on reading a materialized
@@ -56,7 +59,8 @@ func withoutUnpopulatedChecks(perms []permCheck, mark int) []permCheck {
 
 // newMatviewDef qualifies the relations of a CREATE MATERIALIZED VIEW's
 // query for storing it; the view may not read temporary relations.
-func (d *ddl) newMatviewDef(query *pg_query.Node, populated bool) (*matviewDef, error) {
+// keyDeps are the tables whose primary key its GROUP BY relies on.
+func (d *ddl) newMatviewDef(query *pg_query.Node, populated bool, keyDeps []uint32) (*matviewDef, error) {
 	q := proto.Clone(query).(*pg_query.Node)
 	deps, err := d.qualifyRelations(q)
 	if err != nil {
@@ -65,7 +69,7 @@ func (d *ddl) newMatviewDef(query *pg_query.Node, populated bool) (*matviewDef, 
 	if readsTemporaryRelation(q) {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "materialized views must not use temporary tables or views")
 	}
-	return &matviewDef{query: q, deps: deps, types: d.binder("").userTypesNamed(q), populated: populated}, nil
+	return &matviewDef{query: q, deps: deps, types: d.binder("").userTypesNamed(q), populated: populated, keyDeps: keyDeps}, nil
 }
 
 // lookupMatview finds the materialized view a statement names: 42P01 when

@@ -15,6 +15,25 @@ import (
 // table in memory alike, so only the catalog changes. changed says the
 // persistence was to change, which a statement may do once.
 func (d *ddl) setPersistence(t *tableDesc, logged bool) (changed bool, err error) {
+	if changed, err = d.persistenceChange(t, logged); !changed || err != nil {
+		return changed, err
+	}
+	if t.part == nil {
+		t.unlogged = !logged
+		// The sequences the table owns follow it, as in PostgreSQL 15.
+		for _, q := range d.cat.ownedSequences(t) {
+			if q.unlogged == logged {
+				d.replaceSequence(q).unlogged = !logged
+			}
+		}
+	}
+	return true, nil
+}
+
+// persistenceChange checks SET LOGGED (logged) or SET UNLOGGED on t, as
+// PostgreSQL's ATPrepChangePersistence before any subcommand runs, and
+// says whether it changes t.
+func (d *ddl) persistenceChange(t *tableDesc, logged bool) (bool, error) {
 	if isTempSchema(t.schema) {
 		return false, pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change logged status of table \"%s\" because it is temporary", t.name)
 	}
@@ -35,15 +54,6 @@ func (d *ddl) setPersistence(t *tableDesc, logged bool) (changed bool, err error
 		for _, r := range d.cat.referencing(t.oid) {
 			if r.child.oid != t.oid && !r.child.unlogged && !isTempSchema(r.child.schema) {
 				return false, pgerror.Newf(pgerror.InvalidTableDefinition, "could not change table \"%s\" to unlogged because it references logged table \"%s\"", t.name, r.child.name)
-			}
-		}
-	}
-	if t.part == nil {
-		t.unlogged = !logged
-		// The sequences the table owns follow it, as in PostgreSQL 15.
-		for _, q := range d.cat.ownedSequences(t) {
-			if q.unlogged == logged {
-				d.replaceSequence(q).unlogged = !logged
 			}
 		}
 	}
