@@ -276,6 +276,12 @@ type scopeCol struct {
 	// nullable marks a column of an item on the nullable side of an outer
 	// join: its NULLs may stand for a missing row (whole_row.go).
 	nullable bool
+	// nullMark, with hasNullMark, is the slot of the presence marker of the
+	// innermost LEFT JOIN item the column belongs to (fromItem.presence):
+	// NULL there when the join null-extended the row. Among the columns a
+	// join item's builder returns it counts from the item's first column.
+	nullMark    int
+	hasNullMark bool
 	// read, when set, is marked when the column is read (trackReads).
 	read *bool
 	// joinAlias marks a column of an aliased join ((a JOIN b) AS j): a

@@ -19,7 +19,13 @@ type fromItem struct {
 	off   int
 	width int
 	left  bool // LEFT JOIN: null-extended when nothing matches
-	table *tableDesc
+	// presence, on a LEFT JOIN's item, is the slot after its columns that
+	// holds true in a row the item produced and NULL where the join
+	// null-extended it: what tells a missing row from a row of NULLs
+	// (whole_row.go).
+	presence    int
+	hasPresence bool
+	table       *tableDesc
 	// sub produces the rows of a subquery, CTE or function item; each,
 	// when set instead, passes them one at a time (a set-returning
 	// function streams its rows).
@@ -351,14 +357,35 @@ func (b *binder) buildFromAt(parent *scope, from []*pg_query.Node, ctes map[stri
 		if err := checkFromNames(sc, it, cols); err != nil {
 			return err
 		}
+		if left {
+			it.presence, it.hasPresence = it.off+it.width, true
+		}
 		for i, c := range cols {
 			c.item = itemBase + len(items)
 			c.slot = it.off + i
 			c.nullable = c.nullable || left
+			if it.kind != itemJoin {
+				c.hasNullMark = false // a marker of another level
+			}
+			switch {
+			case c.hasNullMark:
+				// A column of a join's item: its relation's own marker,
+				// among the item's columns.
+				c.nullMark += it.off
+			case left:
+				c.nullMark, c.hasNullMark = it.presence, true
+			}
 			if sc.starOrder != nil {
 				sc.starOrder = append(sc.starOrder, len(sc.cols))
 			}
 			sc.cols = append(sc.cols, c)
+		}
+		if left {
+			// The marker's slot, which no name reaches.
+			if sc.starOrder != nil {
+				sc.starOrder = append(sc.starOrder, len(sc.cols))
+			}
+			sc.cols = append(sc.cols, scopeCol{item: itemBase + len(items), slot: it.presence, hidden: true, merged: true, typ: types.Bool})
 		}
 		items = append(items, it)
 		sc.rels = append(sc.rels, it.names()...)

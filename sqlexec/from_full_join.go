@@ -26,6 +26,9 @@ func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []
 	}
 	wa := len(colsA)
 	cols := append(append([]scopeCol(nil), colsA...), colsB...)
+	for i := wa; i < len(cols); i++ {
+		cols[i].nullMark += wa // the right side's markers count from its first column
+	}
 	if j.Quals != nil && !fullJoinable(j.Quals, cols, wa) {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
 	}

@@ -60,12 +60,21 @@ func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []sc
 	width := len(sc.cols)
 	order := sc.starOrder
 	cols := make([]scopeCol, width)
+	position := make(map[int]int, width) // a column's slot in sc -> its place in cols
 	for i := range cols {
 		src := i
 		if order != nil {
 			src = order[i]
 		}
 		cols[i] = sc.cols[src]
+		position[cols[i].slot] = i
+	}
+	for i := range cols {
+		// A LEFT JOIN's marker inside the join counts from the item's
+		// first column, which addItem places.
+		if c := &cols[i]; c.hasNullMark {
+			c.nullMark, c.hasNullMark = position[c.nullMark]
+		}
 	}
 	it := &fromItem{nested: items, kind: itemJoin}
 	it.sub = func(x *execCtx) ([][]any, error) {

@@ -238,11 +238,23 @@ func (b *binder) pullUp(sc *scope, items *[]*fromItem, conds *[]pendingCond, n *
 		}
 		sc.cols = append(sc.cols, c)
 	}
+	presence := sc.base + len(sc.cols) + len(outs)
 	for _, c := range outs {
+		if left {
+			// The one item's LEFT JOIN marker, after the outputs.
+			c.nullMark, c.hasNullMark = presence, true
+		}
 		if sc.starOrder != nil {
 			sc.starOrder = append(sc.starOrder, len(sc.cols))
 		}
 		sc.cols = append(sc.cols, c)
+	}
+	if left {
+		inner[0].presence, inner[0].hasPresence = presence, true
+		if sc.starOrder != nil {
+			sc.starOrder = append(sc.starOrder, len(sc.cols))
+		}
+		sc.cols = append(sc.cols, scopeCol{item: sc.itemBase + len(*items) - 1, slot: presence, hidden: true, merged: true, typ: types.Bool})
 	}
 	sc.rels = append(sc.rels, src.name)
 	sc.pending |= isc.pending

@@ -999,6 +999,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 			}
 		}
 		copy(x.row[it.off:it.off+it.width], r)
+		if it.hasPresence {
+			x.row[it.presence] = true
+		}
 		if x.marks != nil {
 			x.marks.nullExt[i] = false
 			if keys != nil {
@@ -1044,6 +1047,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	if !matched && it.left {
 		for j := it.off; j < it.off+it.width; j++ {
 			x.row[j] = nil
+		}
+		if it.hasPresence {
+			x.row[it.presence] = nil
 		}
 		if x.marks != nil {
 			x.marks.nullExt[i] = true

@@ -72,10 +72,23 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		// absentWhenNull is a NOT NULL column of the item's table: a row
 		// with NULL there is no row of the table but the NULLs an outer
 		// join put in its place, whose whole-row value is NULL. Without
-		// one, a row of NULLs on the nullable side of an outer join is
-		// either, which fickle does not tell apart: it refuses to answer.
+		// one, the LEFT JOIN's presence marker tells the two apart
+		// (absentMark, at depth markDepth); where there is none either (a
+		// FULL JOIN's side), a row of NULLs on the nullable side of an
+		// outer join is either, and fickle refuses to answer.
 		absentWhenNull := -1
-		nullable := slices.ContainsFunc(cols, func(c scopeCol) bool { return c.nullable })
+		// A join alias's whole row is a row of its columns, as
+		// PostgreSQL builds it: never NULL itself.
+		nullable := !cols[0].joinAlias && slices.ContainsFunc(cols, func(c scopeCol) bool { return c.nullable })
+		absentMark, markDepth := -1, depth
+		if cols[0].hasNullMark && !cols[0].joinAlias && !slices.ContainsFunc(cols, func(c scopeCol) bool {
+			return !c.hasNullMark || c.nullMark != cols[0].nullMark
+		}) {
+			absentMark = cols[0].nullMark
+			if depth > 0 {
+				cur.pending |= itemBit(cols[0].item)
+			}
+		}
 		if t := b.cat.tables[cols[0].tableOID]; t != nil && !cols[0].joinAlias {
 			if cols = tableRowCols(cols, t); cols == nil {
 				return nil, false
@@ -142,6 +155,14 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 				switch {
 				case absentWhenNull >= 0 && out[absentWhenNull] == nil:
 					return nil, nil
+				case absentMark >= 0:
+					row := x.row
+					if markDepth > 0 {
+						row = x.outer[len(x.outer)-markDepth]
+					}
+					if row[absentMark] == nil {
+						return nil, nil
+					}
 				case absentWhenNull < 0 && nullable && !slices.ContainsFunc(out, func(v any) bool { return v != nil }):
 					return nil, pgerror.Unsupported("the whole-row value of a row of NULLs on the nullable side of an outer join, " +
 						"of a relation without a NOT NULL column (a missing row's is NULL, a real row's is not)")
