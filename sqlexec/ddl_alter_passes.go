@@ -333,6 +333,14 @@ func (d *ddl) columnTypePrep(b *binder, t *tableDesc, cmd *pg_query.AlterTableCm
 	if err := generatedUsing(t.cols[i], cd.RawDefault != nil); err != nil {
 		return err
 	}
+	if t.foreign != nil {
+		// A foreign table stores nothing to convert: PostgreSQL checks
+		// only that no column of another table holds its row type.
+		if cd.RawDefault != nil {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table", t.name)
+		}
+		return d.checkRowTypeAlter(t, cmd)
+	}
 	_, _, err = d.columnConversion(b, t, i, cd.RawDefault, to)
 	return err
 }
