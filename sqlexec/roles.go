@@ -391,22 +391,7 @@ func (s *Session) hasRolePrivilege(member, role uint32, priv string) bool {
 		return false
 	}
 	_, members := s.engine.cluster.roles.created()
-	reached := map[uint32]bool{member: true}
-	for changed := true; changed; {
-		changed = false
-		for _, m := range members {
-			if !reached[m.member] {
-				continue
-			}
-			if m.role == role && m.admin {
-				return true
-			}
-			if !reached[m.role] {
-				reached[m.role], changed = true, true
-			}
-		}
-	}
-	return false
+	return adminOptionReached(members, member, role)
 }
 
 // rolePrivileges reads pg_has_role's privilege list: USAGE, MEMBER, or

@@ -239,10 +239,17 @@ func isAdminOf(rc *roleCatalog, actor roleActor, role uint32) bool {
 	if actor.oid == role {
 		return false
 	}
-	reached := map[uint32]bool{actor.oid: true}
+	return adminOptionReached(rc.members, actor.oid, role)
+}
+
+// adminOptionReached reports whether member, or a role it belongs to
+// through members (with or without INHERIT), was granted role WITH ADMIN
+// OPTION.
+func adminOptionReached(members []roleMember, member, role uint32) bool {
+	reached := map[uint32]bool{member: true}
 	for changed := true; changed; {
 		changed = false
-		for _, m := range rc.members {
+		for _, m := range members {
 			if !reached[m.member] {
 				continue
 			}
