@@ -92,6 +92,25 @@ func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
 	return nil
 }
 
+// enterView sets the binder up to compile v's stored query: its tables'
+// privileges checked as the view's owner (as the role running the
+// statement for a security_invoker view, whose relations PostgreSQL leaves
+// unmarked, even under another view), v noted as used and as being
+// expanded. leave puts back what it found.
+func (b *binder) enterView(v *viewDesc) (leave func()) {
+	saved := b.privRole
+	b.privRole = v.ownerRole()
+	if v.securityInvoker {
+		b.privRole = 0
+	}
+	b.useView(v)
+	b.expanding = append(b.expanding, v)
+	return func() {
+		b.expanding = b.expanding[:len(b.expanding)-1]
+		b.privRole = saved
+	}
+}
+
 // viewItem compiles a FROM item reading a view: its stored query as a
 // subquery, under the view's column names.
 func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
@@ -101,18 +120,9 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 	if slices.Contains(b.expanding, v) {
 		return nil, nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
-	saved := b.privRole
-	b.privRole = v.ownerRole()
-	if v.securityInvoker {
-		// As PostgreSQL leaves such a view's relations unmarked: checked
-		// for the role running the statement, even under another view.
-		b.privRole = 0
-	}
-	b.useView(v)
-	b.expanding = append(b.expanding, v)
+	leave := b.enterView(v)
 	plan, err := b.selectNode(nil, v.query, nil)
-	b.expanding = b.expanding[:len(b.expanding)-1]
-	b.privRole = saved
+	leave()
 	if err != nil {
 		return nil, nil, err
 	}

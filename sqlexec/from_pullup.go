@@ -147,17 +147,7 @@ func (b *binder) pullUp(sc *scope, items *[]*fromItem, conds *[]pendingCond, n *
 		if err := b.checkViewAccess(v); err != nil {
 			return true, err
 		}
-		saved := b.privRole
-		b.privRole = v.ownerRole()
-		if v.securityInvoker {
-			b.privRole = 0
-		}
-		b.useView(v)
-		b.expanding = append(b.expanding, v)
-		defer func() {
-			b.expanding = b.expanding[:len(b.expanding)-1]
-			b.privRole = saved
-		}()
+		defer b.enterView(v)()
 	}
 	inner, isc, pending, err := b.buildFromAt(src.names.parent, src.q.FromClause, src.names.ctes, sc.base+len(sc.cols), sc.itemBase+len(*items))
 	if err != nil {
