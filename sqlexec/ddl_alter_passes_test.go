@@ -6,7 +6,6 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
-	"github.com/fickle-db/fickle/isolation"
 )
 
 // TestAlterPassFollowsPostgresATPrepCmd pins the pass each subcommand
@@ -96,18 +95,8 @@ func TestDropGroupingKeyListsViewsAndMatviews(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{})})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
-			defer s.Close()
-			for _, sql := range append([]string{"CREATE TABLE t (id int PRIMARY KEY, name text)"}, tt.setup...) {
-				if _, err := execOne(s, sql); err != nil {
-					t.Fatalf("%s: %v", sql, err)
-				}
-			}
-			_, err = execOne(s, "ALTER TABLE t DROP CONSTRAINT t_pkey")
+			s := sessionAfter(t, append([]string{"CREATE TABLE t (id int PRIMARY KEY, name text)"}, tt.setup...)...)
+			_, err := execOne(s, "ALTER TABLE t DROP CONSTRAINT t_pkey")
 			pe := pgerror.Flatten(err)
 			if err == nil || pe.Code != pgerror.DependentObjectsStillExist || pe.Detail != tt.want {
 				t.Fatalf("%v (detail %q), want 2BP01 with detail %q", err, pe.Detail, tt.want)

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
-	"github.com/fickle-db/fickle/isolation"
 )
 
 // TestDropSequenceListsEveryDefaultThatUsesIt pins the DETAIL of DROP
@@ -61,17 +60,7 @@ func TestDropSequenceListsEveryDefaultThatUsesIt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{})})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
-			defer s.Close()
-			for _, sql := range tt.setup {
-				if _, err := execOne(s, sql); err != nil {
-					t.Fatalf("%s: %v", sql, err)
-				}
-			}
+			s := sessionAfter(t, tt.setup...)
 			res, err := execOne(s, tt.drop)
 			if tt.wantErr != "" {
 				pe := pgerror.Flatten(err)

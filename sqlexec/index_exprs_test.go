@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
-	"github.com/fickle-db/fickle/isolation"
 )
 
 // TestIndexUniqueViolationDetail pins the DETAIL of a 23505 from a partial
@@ -73,18 +72,8 @@ func TestIndexUniqueViolationDetail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{})})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
-			defer s.Close()
-			for _, sql := range append([]string{"CREATE TABLE u (id int PRIMARY KEY, email varchar(50), n int, d timestamp)"}, tt.setup...) {
-				if _, err := execOne(s, sql); err != nil {
-					t.Fatalf("%s: %v", sql, err)
-				}
-			}
-			_, err = execOne(s, tt.stmt)
+			s := sessionAfter(t, append([]string{"CREATE TABLE u (id int PRIMARY KEY, email varchar(50), n int, d timestamp)"}, tt.setup...)...)
+			_, err := execOne(s, tt.stmt)
 			if tt.wantCode == "" {
 				if err != nil {
 					t.Fatalf("%s: %v", tt.stmt, err)

@@ -108,6 +108,24 @@ func TestSelfJoinAtReadCommittedRecordsEachKeyOnce(t *testing.T) {
 	}
 }
 
+// sessionAfter opens a session on a fresh engine, closed when the test
+// ends, and runs setup in it, failing the test on any error.
+func sessionAfter(t *testing.T, setup ...string) *Session {
+	t.Helper()
+	eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
+	t.Cleanup(s.Close)
+	for _, sql := range setup {
+		if _, err := execOne(s, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	return s
+}
+
 // execOne runs one SQL statement and returns its result.
 func execOne(s *Session, sql string) (*Result, error) {
 	sts, err := s.Parse(sql)
